@@ -1,0 +1,226 @@
+# The workbook's one Makefile: every target, no recursion.  `make help` lists them.
+#
+# Layout of the outputs (all under build/, git-ignored):
+#   build/kernel/*.o        the simulated kernel, compiled once
+#   build/shell/*.o         the scenario runner (userspace side of ksim)
+#   build/stageN/ksim       stage N's runner; build/stageN/NAME.so its modules
+#   build/stage0/           the demo stage used by tests/kernel
+#   build/tests/...         Check suites
+# SAN=address|thread|undefined builds everything under build/san-$(SAN)/ instead.
+
+.DEFAULT_GOAL := all
+SHELL := /bin/bash
+MAKEFLAGS += --no-builtin-rules
+
+STAGES := 1 2 3
+SOLUTIONS ?= 0
+SAN ?=
+
+ifeq ($(SAN),)
+BUILD := build
+SANFLAGS :=
+else
+BUILD := build/san-$(SAN)
+SANFLAGS := -fsanitize=$(SAN) -fno-sanitize-recover=all -DKSIM_SANITIZER=1
+endif
+
+CC := gcc
+CFLAGS := -std=gnu11 -D_GNU_SOURCE -Wall -Wextra -Werror -g -O1 -fno-omit-frame-pointer \
+	-fno-optimize-sibling-calls -pthread -Icode/kernel $(SANFLAGS)
+LDFLAGS := -pthread -rdynamic $(SANFLAGS)
+LDLIBS := -ldl
+MODFLAGS := -fPIC -DKSIM_MODULE
+CHECK_CFLAGS = $(shell pkg-config --cflags check 2>/dev/null)
+CHECK_LIBS = $(shell pkg-config --libs check 2>/dev/null)
+
+HELP :=
+CHECK_TARGETS :=
+
+# ---------------------------------------------------------------- deps
+# The Debian packages the workbook needs; `make deps` installs the missing ones.
+DEB_PACKAGES := gcc make check pkg-config valgrind graphviz pandoc libsubunit-dev
+HELP += "deps             install the Debian packages the workbook needs (apt-get; sudo if not root)"
+.PHONY: deps
+deps:
+	@code/tools/deps.sh $(DEB_PACKAGES)
+
+# A stamp that is rebuilt when a package is missing: check/tour depend on it.
+$(BUILD)/.deps-ok:
+	@code/tools/deps.sh $(DEB_PACKAGES)
+	@mkdir -p $(@D) && touch $@
+
+# ---------------------------------------------------------------- kernel
+KERNEL_SRC := $(wildcard code/kernel/*.c)
+KERNEL_OBJ := $(patsubst code/kernel/%.c,$(BUILD)/kernel/%.o,$(KERNEL_SRC))
+SHELL_SRC := $(wildcard code/shell/*.c)
+SHELL_OBJ := $(patsubst code/shell/%.c,$(BUILD)/shell/%.o,$(SHELL_SRC))
+KERNEL_HDR := $(wildcard code/kernel/*.h)
+
+$(BUILD)/kernel/%.o: code/kernel/%.c $(KERNEL_HDR)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -c $< -o $@
+
+$(BUILD)/shell/%.o: code/shell/%.c $(KERNEL_HDR) $(wildcard code/shell/*.h)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -Icode/shell -c $< -o $@
+
+# ---------------------------------------------------------------- stages
+# Stage N is built from code/kernel/ plus an overlay of code/stage1..N and
+# solutions/stage1..N-1: for each file name the highest stage that has it
+# wins, so a stage directory holds only what that stage changes.  Stage N's
+# own exercise files come from solutions/stageN/ (the reference build, in
+# build/stageN/) or from exercises/stageN/ (the student's build, in
+# build/student/stageN/).  Files under modules/ become NAME.so; the rest
+# link into ksim.
+#
+# stage_layers(N, own) - the directories, lowest first; own is the directory
+# tree (solutions or exercises) used for stage N itself.
+stage_layers = $(foreach k,$(shell seq 1 $(1)),code/stage$(k) \
+	$(if $(filter $(k),$(1)),$(2),solutions)/stage$(k))
+overlay = $(strip $(foreach f,$(sort $(notdir $(foreach l,$(call stage_layers,$(1),$(2)),$(wildcard $(l)/$(3)*.c)))),\
+	$(lastword $(foreach l,$(call stage_layers,$(1),$(2)),$(wildcard $(l)/$(3)$(f))))))
+overlay_hdr = $(foreach l,$(call stage_layers,$(1),$(2)),$(wildcard $(l)/*.h))
+overlay_inc = $(foreach l,$(call stage_layers,$(1),$(2)),-I$(l))
+
+# STAGE_RULES(N, own, dir, SOLUTIONS-value)
+define STAGE_RULES
+S$(1)_$(2)_SRC := $$(call overlay,$(1),$(2),)
+S$(1)_$(2)_MODSRC := $$(call overlay,$(1),$(2),modules/)
+S$(1)_$(2)_MODS := $$(patsubst %.c,$(3)/%.so,$$(notdir $$(S$(1)_$(2)_MODSRC)))
+S$(1)_$(2)_HDR := $$(call overlay_hdr,$(1),$(2)) $$(KERNEL_HDR)
+S$(1)_$(2)_CFLAGS := $$(CFLAGS) $$(call overlay_inc,$(1),$(2)) -DKSIM_STAGE=$(1) -DKSIM_SOLUTIONS=$(4)
+
+$(3)/ksim: $$(KERNEL_OBJ) $$(SHELL_OBJ) $$(S$(1)_$(2)_SRC) $$(S$(1)_$(2)_HDR) $$(S$(1)_$(2)_MODS)
+	@mkdir -p $$(@D)
+	@$$(CC) $$(S$(1)_$(2)_CFLAGS) -o $$@ $$(KERNEL_OBJ) $$(SHELL_OBJ) $$(S$(1)_$(2)_SRC) $$(LDFLAGS) $$(LDLIBS) \
+		|| { echo "BUILD ERROR: stage $(1) ($(2)) does not compile; fix the first error above." >&2; false; }
+	@echo "  LD      $$@"
+
+# The stage's objects without the runner's main(), for the Check suites.
+$(3)/stage.a: $$(S$(1)_$(2)_SRC) $$(S$(1)_$(2)_HDR)
+	@mkdir -p $$(@D)/obj
+	@rm -f $$@
+	$$(foreach c,$$(S$(1)_$(2)_SRC),$$(CC) $$(S$(1)_$(2)_CFLAGS) -c $$(c) -o $$(@D)/obj/$$(notdir $$(c:.c=.o)) &&) true
+	ar rcs $$@ $$(patsubst %.c,$$(@D)/obj/%.o,$$(notdir $$(S$(1)_$(2)_SRC)))
+
+$(3)/%.so: $$(S$(1)_$(2)_HDR) $$(S$(1)_$(2)_MODSRC)
+	@mkdir -p $$(@D)
+	@$$(CC) $$(S$(1)_$(2)_CFLAGS) $$(MODFLAGS) -shared -o $$@ $$(filter %/$$*.c,$$(S$(1)_$(2)_MODSRC)) \
+		|| { echo "BUILD ERROR: module $$* of stage $(1) ($(2)) does not compile." >&2; false; }
+	@echo "  MOD     $$@"
+
+# Check suites: tests/stageN/test_*.c, linked with the kernel and the stage.
+S$(1)_$(2)_TESTS := $$(patsubst tests/stage$(1)/%.c,$(3)/tests/%,$$(wildcard tests/stage$(1)/test_*.c))
+$(3)/tests/%: tests/stage$(1)/%.c $$(wildcard tests/lib/*.h) $(3)/stage.a $$(KERNEL_OBJ) $$(TESTLIB_OBJ)
+	@mkdir -p $$(@D)
+	@$$(CC) $$(S$(1)_$(2)_CFLAGS) -Itests/lib $$(CHECK_CFLAGS) -o $$@ $$< $(3)/stage.a $$(KERNEL_OBJ) $$(TESTLIB_OBJ) \
+		$$(LDFLAGS) $$(CHECK_LIBS) $$(LDLIBS) \
+		|| { echo "BUILD ERROR: test $$* of stage $(1) does not compile against $(2)/." >&2; false; }
+	@echo "  TEST    $$@"
+endef
+TESTLIB_SRC := $(wildcard tests/lib/*.c)
+TESTLIB_OBJ := $(patsubst tests/lib/%.c,$(BUILD)/tests/lib/%.o,$(TESTLIB_SRC))
+$(BUILD)/tests/lib/%.o: tests/lib/%.c $(wildcard tests/lib/*.h) $(KERNEL_HDR)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(CHECK_CFLAGS) -Itests/lib -c $< -o $@
+
+$(foreach n,$(STAGES),$(eval $(call STAGE_RULES,$(n),solutions,$(BUILD)/stage$(n),1)))
+$(foreach n,$(STAGES),$(eval $(call STAGE_RULES,$(n),exercises,$(BUILD)/student/stage$(n),0)))
+
+# stage_dir(N) - the build SOLUTIONS= selects: the reference or the student's.
+stage_dir = $(if $(filter 1,$(SOLUTIONS)),$(BUILD)/stage$(1),$(BUILD)/student/stage$(1))
+
+HELP += "all              build every stage (reference solutions) into build/stageN/"
+HELP += "stageN           build stage N alone (N = 1, 2, 3; SOLUTIONS=1 for the reference)"
+.PHONY: all $(foreach n,$(STAGES),stage$(n))
+all: $(foreach n,$(STAGES),$(BUILD)/stage$(n)/ksim) $(BUILD)/stage0/ksim
+$(foreach n,$(STAGES),$(eval stage$(n): $(call stage_dir,$(n))/ksim))
+
+# ---------------------------------------------------------------- stage 0: the demo stage of tests/kernel
+DEMO_SRC := $(wildcard tests/kernel/demo/*.c)
+DEMO_MODSRC := $(wildcard tests/kernel/demo/modules/*.c)
+DEMO_MODS := $(patsubst tests/kernel/demo/modules/%.c,$(BUILD)/stage0/%.so,$(DEMO_MODSRC))
+$(BUILD)/stage0/ksim: $(KERNEL_OBJ) $(SHELL_OBJ) $(DEMO_SRC) $(KERNEL_HDR) | $(DEMO_MODS)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -Itests/kernel/demo -o $@ $(KERNEL_OBJ) $(SHELL_OBJ) $(DEMO_SRC) $(LDFLAGS) $(LDLIBS)
+$(BUILD)/stage0/%.so: tests/kernel/demo/modules/%.c $(KERNEL_HDR) $(wildcard tests/kernel/demo/*.h)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -Itests/kernel/demo $(MODFLAGS) -shared -o $@ $<
+
+include $(sort $(wildcard code/tools/*.mk tests/*/*.mk))
+
+# ---------------------------------------------------------------- exercises
+# solutions/ is the single source; exercises/ is generated from it and
+# committed, so a student has files to edit after a plain clone.
+HELP += "exercises        regenerate exercises/ from the fenced solutions/"
+.PHONY: exercises check-exercises
+exercises:
+	@for d in solutions/stage*; do code/tools/mkexercises.sh $$d exercises/$${d#solutions/} || exit 2; done
+	@echo "exercises/ regenerated from solutions/"
+HELP += "check-exercises  fail if exercises/ is stale (CI runs it)"
+CHECK_TARGETS += check-exercises
+check-exercises:
+	@rm -rf $(BUILD)/exercises-fresh && mkdir -p $(BUILD)/exercises-fresh
+	@for d in solutions/stage*; do code/tools/mkexercises.sh $$d $(BUILD)/exercises-fresh/$${d#solutions/} || exit 2; done
+	@diff -r exercises $(BUILD)/exercises-fresh >/dev/null 2>&1 || { \
+		diff -r exercises $(BUILD)/exercises-fresh | head -20; \
+		echo "check-exercises: exercises/ is stale; run 'make exercises' and commit it" >&2; exit 1; }
+	@echo "check-exercises: exercises/ matches solutions/"
+
+# ---------------------------------------------------------------- checking a stage
+# How a tool wraps ksim and the suites: nothing natively, setarch -R for
+# ThreadSanitizer (it cannot cope with some randomised address layouts).
+RUN_PREFIX := $(if $(filter thread,$(SAN)),setarch $(shell uname -m) -R,)
+SAN_ENV := ASAN_OPTIONS=detect_leaks=0:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1 \
+	TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1
+
+# RUN_STAGE_TESTS(N, dir, variant) - the recipe that grades one build of stage N.
+RUN_STAGE_TESTS = @KSIM="$(RUN_PREFIX) $(2)/ksim" KSIM_DIR=$(2) $(SAN_ENV) \
+	  tests/lib/runtests.sh check-stage$(1)$(if $(filter solutions,$(3)), SOLUTIONS=1)$(if $(SAN), SAN=$(SAN)) \
+	  $(if $(filter exercises,$(3)),--exercises exercises/stage$(1)) \
+	  $(addprefix --scenarios ,$(wildcard tests/stage$(1)/scenarios.tsv)) $(S$(1)_$(3)_TESTS)
+
+define CHECK_STAGE
+HELP += "check-stage$(1)     grade stage $(1): your exercises/stage$(1) (SOLUTIONS=1: the reference)"
+.PHONY: check-stage$(1) check-stage$(1)-reference
+check-stage$(1): $(BUILD)/.deps-ok $(call stage_dir,$(1))/ksim $$(if $$(filter 1,$$(SOLUTIONS)),$$(S$(1)_solutions_TESTS),$$(S$(1)_exercises_TESTS))
+	$$(call RUN_STAGE_TESTS,$(1),$(call stage_dir,$(1)),$(if $(filter 1,$(SOLUTIONS)),solutions,exercises))
+CHECK_TARGETS += check-stage$(1)-reference
+check-stage$(1)-reference: $(BUILD)/.deps-ok $(BUILD)/stage$(1)/ksim $$(S$(1)_solutions_TESTS)
+	$$(call RUN_STAGE_TESTS,$(1),$(BUILD)/stage$(1),solutions)
+
+HELP += "helgrind-stage$(1)  run stage $(1)'s race scenarios under helgrind and show the report"
+HELP += "drd-stage$(1)       the same under drd"
+HELP += "memcheck-stage$(1)  stage $(1)'s use-after-free scenarios under memcheck"
+.PHONY: helgrind-stage$(1) drd-stage$(1) memcheck-stage$(1)
+helgrind-stage$(1) drd-stage$(1) memcheck-stage$(1): %-stage$(1): $(BUILD)/.deps-ok $(BUILD)/stage$(1)/ksim
+	@KSIM=$(BUILD)/stage$(1)/ksim tests/lib/valgrind.sh $$* tests/stage$(1)/valgrind.tsv $(BUILD)/valgrind/stage$(1)
+endef
+$(foreach n,$(STAGES),$(eval $(call CHECK_STAGE,$(n))))
+
+# ---------------------------------------------------------------- make check
+HELP += "check            everything on the reference solutions: kernel, tools, stages, Valgrind; CI runs this"
+.PHONY: check check-valgrind
+HELP += "check-valgrind   every stage's Valgrind expectations (helgrind, drd, memcheck)"
+CHECK_TARGETS += check-valgrind
+check-valgrind: $(BUILD)/.deps-ok $(foreach n,$(STAGES),$(BUILD)/stage$(n)/ksim)
+	@fail=0; for n in $(STAGES); do [ -f tests/stage$$n/valgrind.tsv ] || continue; \
+	  for tool in memcheck helgrind drd; do grep -q "^$$tool	" tests/stage$$n/valgrind.tsv || continue; \
+	    KSIM=$(BUILD)/stage$$n/ksim tests/lib/valgrind.sh $$tool tests/stage$$n/valgrind.tsv $(BUILD)/valgrind/stage$$n --quiet || fail=1; \
+	  done; done; exit $$fail
+check: $(BUILD)/.deps-ok
+	@fail=0; for t in $(CHECK_TARGETS); do \
+	  echo "== $$t"; $(MAKE) --no-print-directory $$t || { fail=1; echo "== $$t FAILED"; }; done; \
+	  [ $$fail = 0 ] && echo "make check: all passed" || { echo "make check: FAILED"; exit 1; }
+
+
+# ---------------------------------------------------------------- help
+HELP += "help             this list"
+.PHONY: help
+help:
+	@printf '%s\n' "Targets (make TARGET [SOLUTIONS=1] [SAN=address|thread|undefined]):" $(HELP) | sed 's/^\([a-z]\)/  \1/'
+
+.PHONY: clean
+HELP += "clean            remove build/"
+clean:
+	rm -rf build

@@ -1,0 +1,81 @@
+/* delay.c - msleep and the named delay points of the scenarios. */
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include "delay.h"
+
+#define MAX_DELAY_POINTS 32
+
+/*
+ * Points register from constructors (before main, single-threaded); only
+ * their delay changes later, so the delay is the one atomic field.
+ */
+static struct {
+	const char *name;
+	atomic_uint ms;
+} points[MAX_DELAY_POINTS];
+static atomic_int npoints;
+
+void msleep(unsigned int ms)
+{
+	struct timespec ts = { ms / 1000, (long)(ms % 1000) * 1000000L };
+
+	while (nanosleep(&ts, &ts) != 0 && errno == EINTR)
+		;
+}
+
+void delay_register(const char *name)
+{
+	int n = atomic_load(&npoints);
+
+	for (int i = 0; i < n; i++)
+		if (strcmp(points[i].name, name) == 0)
+			return;
+	if (n < MAX_DELAY_POINTS) {
+		/* A copy: a module's string is unmapped with the module. */
+		points[n].name = strdup(name);
+		atomic_store(&npoints, n + 1);
+	}
+}
+
+static int delay_find(const char *name)
+{
+	int n = atomic_load(&npoints);
+
+	for (int i = 0; i < n; i++)
+		if (strcmp(points[i].name, name) == 0)
+			return i;
+	return -1;
+}
+
+bool delay_known(const char *name)
+{
+	return delay_find(name) >= 0;
+}
+
+int delay_set(const char *name, unsigned int ms)
+{
+	int i = delay_find(name);
+
+	if (i < 0)
+		return -ENOENT;
+	atomic_store(&points[i].ms, ms);
+	return 0;
+}
+
+void delay_reset(void)
+{
+	for (int i = 0; i < atomic_load(&npoints); i++)
+		atomic_store(&points[i].ms, 0);
+}
+
+void delay_point(const char *name)
+{
+	int i = delay_find(name);
+	unsigned int ms = i >= 0 ? atomic_load(&points[i].ms) : 0;
+
+	if (ms)
+		msleep(ms);
+}

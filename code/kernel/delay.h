@@ -1,0 +1,28 @@
+/* delay.h - msleep, and named delay points that make a race reproducible. */
+#ifndef KSIM_DELAY_H
+#define KSIM_DELAY_H
+
+#include "kernel.h"
+
+/* msleep - sleep ms milliseconds (not a hang: the watchdog ignores it). */
+void msleep(unsigned int ms);
+
+/*
+ * delay_point - where the seed inserted msleep(100) to open a race window.
+ * Does nothing unless a scenario said "delay NAME TIME"; then sleeps that
+ * long each time the point is passed.  Names are declared with
+ * DELAY_POINT(name) in the file that uses them so "delay" can refuse an
+ * unknown name.
+ */
+void delay_point(const char *name);
+/* delay_set - 0, or -ENOENT if no such point is known. */
+int delay_set(const char *name, unsigned int ms);
+void delay_register(const char *name);
+bool delay_known(const char *name);
+/* delay_reset - turn every point off (tests). */
+void delay_reset(void);
+
+#define DELAY_POINT(id) \
+	static void __attribute__((constructor)) __delay_reg_##id(void) { delay_register(#id); }
+
+#endif

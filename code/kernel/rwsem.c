@@ -1,0 +1,92 @@
+/* rwsem.c - reader/writer semaphore: waiting writers shut out new readers. */
+#include <stdio.h>
+#include "rwsem.h"
+#include "watchdog.h"
+
+/*
+ * Built from a mutex and a condition variable rather than pthread_rwlock_t:
+ * glibc's rwlock prefers readers by default, so a trylock would succeed
+ * while a writer waits, and sysfs deletion relies on the opposite.  Helgrind
+ * and drd understand the mutex, so they see every handoff.
+ */
+void init_rwsem(struct rw_semaphore *sem, const char *name)
+{
+	pthread_mutex_init(&sem->lock, NULL);
+	pthread_cond_init(&sem->wait, NULL);
+	sem->readers = 0;
+	sem->writer = false;
+	sem->writers_waiting = 0;
+	snprintf(sem->name, sizeof(sem->name), "%s", name);
+}
+
+void destroy_rwsem(struct rw_semaphore *sem)
+{
+	BUG_ON(sem->readers != 0);
+	pthread_cond_destroy(&sem->wait);
+	pthread_mutex_destroy(&sem->lock);
+}
+
+void down_read(struct rw_semaphore *sem)
+{
+	char what[128];
+
+	pthread_mutex_lock(&sem->lock);
+	if (sem->writer || sem->writers_waiting) {
+		snprintf(what, sizeof(what), "down_read %s", sem->name);
+		sched_block(what);
+		while (sem->writer || sem->writers_waiting)
+			pthread_cond_wait(&sem->wait, &sem->lock);
+		sched_unblock();
+	}
+	sem->readers++;
+	pthread_mutex_unlock(&sem->lock);
+}
+
+int down_read_trylock(struct rw_semaphore *sem)
+{
+	int ok;
+
+	pthread_mutex_lock(&sem->lock);
+	ok = !sem->writer && !sem->writers_waiting;
+	if (ok)
+		sem->readers++;
+	pthread_mutex_unlock(&sem->lock);
+	return ok;
+}
+
+void up_read(struct rw_semaphore *sem)
+{
+	pthread_mutex_lock(&sem->lock);
+	BUG_ON(sem->readers <= 0);
+	if (--sem->readers == 0)
+		pthread_cond_broadcast(&sem->wait);
+	pthread_mutex_unlock(&sem->lock);
+}
+
+void down_write(struct rw_semaphore *sem)
+{
+	char what[128];
+
+	pthread_mutex_lock(&sem->lock);
+	if (sem->writer || sem->readers) {
+		snprintf(what, sizeof(what), "down_write %s (%d reader%s inside)", sem->name,
+			 sem->readers, sem->readers == 1 ? "" : "s");
+		sem->writers_waiting++;
+		sched_block(what);
+		while (sem->writer || sem->readers)
+			pthread_cond_wait(&sem->wait, &sem->lock);
+		sched_unblock();
+		sem->writers_waiting--;
+	}
+	sem->writer = true;
+	pthread_mutex_unlock(&sem->lock);
+}
+
+void up_write(struct rw_semaphore *sem)
+{
+	pthread_mutex_lock(&sem->lock);
+	BUG_ON(!sem->writer);
+	sem->writer = false;
+	pthread_cond_broadcast(&sem->wait);
+	pthread_mutex_unlock(&sem->lock);
+}

@@ -1,0 +1,11 @@
+# A reader holds the mouse's clicks file open while the mouse is unplugged.
+# mouse_naive frees its struct mouse on unplug, with the kobject inside it,
+# although the open file still holds a reference to that kobject.
+insmod mouse_naive
+plug mouse0
+cat /sys/devices/mouse0/clicks
+# The reader opens the file, then sleeps in sysfs_read_file() before show():
+delay sysfs_read_file 200ms
+cat /sys/devices/mouse0/clicks &
+unplug mouse0
+wait

@@ -1,0 +1,173 @@
+/* scsi_mod.c - the SCSI midlayer: hosts, targets, devices and their sysfs files. */
+#include <pthread.h>
+#include <stdio.h>
+#include <string.h>
+#include "module.h"
+#include "scsi.h"
+#include "slab.h"
+
+static struct scsi_driver *upper_driver;	/* sd_mod, when loaded */
+/* Serialises removal: the delete callback (a kworker) and rmmod of the host's driver race for it. */
+static pthread_mutex_t scan_mutex = PTHREAD_MUTEX_INITIALIZER;
+static int next_host_no;
+
+/*
+ * The releases run when the last reference goes, whoever drops it: the
+ * driver that unregistered, or a process closing a sysfs file long after.
+ * Each drops its parent in turn (kobject_cleanup), so the last close of a
+ * disk's file can run the whole chain: device, target, host.
+ */
+static __noinline void scsi_host_dev_release(struct device *dev)
+{
+	struct Scsi_Host *shost = container_of(dev, struct Scsi_Host, shost_gendev);
+
+	/* The template is the low-level driver's memory (libata's). */
+	if (shost->hostt->host_release)
+		shost->hostt->host_release(shost);
+	kfree(shost);
+}
+
+static __noinline void scsi_target_dev_release(struct device *dev)
+{
+	kfree(container_of(dev, struct scsi_target, dev));
+}
+
+static __noinline void scsi_device_dev_release(struct device *dev)
+{
+	kfree(container_of(dev, struct scsi_device, sdev_gendev));
+}
+
+static ssize_t model_show(struct device *dev, struct device_attribute *attr, char *buf)
+{
+	(void)dev; (void)attr;
+	return snprintf(buf, 64, "KSIM DISK\n");
+}
+
+static ssize_t state_show(struct device *dev, struct device_attribute *attr, char *buf)
+{
+	struct scsi_device *sdev = container_of(dev, struct scsi_device, sdev_gendev);
+
+	(void)attr;
+	return snprintf(buf, 64, "%s\n", sdev->state);
+}
+
+/* The callback of "delete": runs from a kworker, after store() has returned. */
+static __noinline void scsi_device_delete_cb(void *data)
+{
+	scsi_remove_device(data);
+}
+
+/*
+ * "echo 1 > delete" removes the device.  store() cannot remove its own
+ * attribute file while it runs inside it, so it asks for a callback.
+ */
+static ssize_t delete_store(struct device *dev, struct device_attribute *attr, const char *buf, size_t count)
+{
+	struct scsi_device *sdev = container_of(dev, struct scsi_device, sdev_gendev);
+	int err;
+
+	(void)attr; (void)buf;
+	err = sysfs_schedule_callback(&dev->kobj, scsi_device_delete_cb, sdev);
+	return err ? err : (ssize_t)count;
+}
+
+static DEVICE_ATTR(model, 0444, model_show, NULL);
+static DEVICE_ATTR(state, 0444, state_show, NULL);
+static DEVICE_ATTR(delete, 0200, NULL, delete_store);
+static struct device_attribute *const sdev_attrs[] = { &dev_attr_model, &dev_attr_state, &dev_attr_delete };
+
+struct Scsi_Host *scsi_host_alloc(const struct scsi_host_template *sht, struct device *parent)
+{
+	struct Scsi_Host *shost = kzalloc(sizeof(*shost), "Scsi_Host");
+
+	shost->hostt = sht;
+	shost->host_no = next_host_no++;
+	shost->shost_gendev.parent = parent;
+	shost->shost_gendev.release = scsi_host_dev_release;
+	device_initialize(&shost->shost_gendev);
+	return shost;
+}
+
+int scsi_add_host(struct Scsi_Host *shost)
+{
+	return device_add(&shost->shost_gendev, "host%d", shost->host_no);
+}
+
+void scsi_scan_host(struct Scsi_Host *shost)
+{
+	struct scsi_target *starget = kzalloc(sizeof(*starget), "scsi_target");
+	struct scsi_device *sdev = kzalloc(sizeof(*sdev), "scsi_device");
+
+	starget->dev.parent = &shost->shost_gendev;
+	starget->dev.release = scsi_target_dev_release;
+	device_register(&starget->dev, "target%d:0:0", shost->host_no);
+
+	sdev->host = shost;
+	sdev->target = starget;
+	sdev->state = "running";
+	sdev->sdev_gendev.parent = &starget->dev;
+	sdev->sdev_gendev.release = scsi_device_dev_release;
+	device_register(&sdev->sdev_gendev, "%d:0:0:0", shost->host_no);
+	for (size_t i = 0; i < ARRAY_SIZE(sdev_attrs); i++)
+		device_create_file(&sdev->sdev_gendev, sdev_attrs[i]);
+	shost->sdev = sdev;
+	if (upper_driver)
+		upper_driver->probe(sdev);
+}
+
+/*
+ * scsi_remove_device - the disk is gone.  Called from the delete callback
+ * or when the host goes; the second call finds it already removed.
+ */
+void scsi_remove_device(struct scsi_device *sdev)
+{
+	pthread_mutex_lock(&scan_mutex);
+	if (sdev->removed) {
+		pthread_mutex_unlock(&scan_mutex);
+		return;
+	}
+	sdev->removed = true;
+	sdev->state = "deleted";
+	if (upper_driver)
+		upper_driver->remove(sdev);
+	for (size_t i = 0; i < ARRAY_SIZE(sdev_attrs); i++)
+		device_remove_file(&sdev->sdev_gendev, sdev_attrs[i]);
+	device_unregister(&sdev->sdev_gendev);
+	device_unregister(&sdev->target->dev);
+	pthread_mutex_unlock(&scan_mutex);
+}
+
+void scsi_remove_host(struct Scsi_Host *shost)
+{
+	if (shost->sdev)
+		scsi_remove_device(shost->sdev);
+	device_del(&shost->shost_gendev);
+}
+
+void scsi_host_put(struct Scsi_Host *shost)
+{
+	put_device(&shost->shost_gendev);
+}
+
+int scsi_register_driver(struct scsi_driver *drv)
+{
+	upper_driver = drv;
+	return 0;
+}
+
+void scsi_unregister_driver(struct scsi_driver *drv)
+{
+	if (upper_driver == drv)
+		upper_driver = NULL;
+}
+
+static int scsi_init(void)
+{
+	return 0;
+}
+
+static void scsi_exit(void)
+{
+}
+
+MODULE_INFO("scsi_mod", scsi_init, scsi_exit);

@@ -1,0 +1,180 @@
+/* ktest.c - fork-mode Check runner and a ksim subprocess helper for the suites. */
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#include "ktest.h"
+
+int ktest_main(Suite *s)
+{
+	SRunner *sr = srunner_create(s);
+	int failed, run;
+
+	srunner_set_fork_status(sr, CK_FORK);
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	run = srunner_ntests_run(sr);
+	srunner_free(sr);
+	if (run == 0) {
+		fprintf(stderr, "ktest: no test ran (is CK_RUN_SUITE/CK_RUN_CASE misspelt?)\n");
+		return EXIT_FAILURE;
+	}
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
+
+TCase *ktest_case(Suite *s, const char *name, double timeout)
+{
+	TCase *tc = tcase_create(name);
+
+	tcase_set_timeout(tc, timeout);
+	suite_add_tcase(s, tc);
+	return tc;
+}
+
+static char *slurp_fd(int fd)
+{
+	size_t len = 0, cap = 4096;
+	char *buf = malloc(cap);
+	ssize_t n;
+
+	while ((n = read(fd, buf + len, cap - len - 1)) > 0) {
+		len += n;
+		if (cap - len < 2)
+			buf = realloc(buf, cap *= 2);
+	}
+	buf[len] = '\0';
+	return buf;
+}
+
+static char *slurp_file(const char *path)
+{
+	int fd = open(path, O_RDONLY);
+	char *s;
+
+	if (fd < 0)
+		return NULL;
+	s = slurp_fd(fd);
+	close(fd);
+	return s;
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+void ksim_run(struct ksim_run *r, const char *script, bool want_trace,
+	      const char *extra_args, double timeout_s)
+{
+	const char *ksim = getenv("KSIM");
+	char outp[] = "/tmp/ktest-out-XXXXXX", errp[] = "/tmp/ktest-err-XXXXXX";
+	char tracep[] = "/tmp/ktest-trace-XXXXXX";
+	int outfd = mkstemp(outp), errfd = mkstemp(errp), tfd = -1, st;
+	double deadline = now_s() + timeout_s;
+	char cmd[4096];
+	pid_t pid;
+
+	memset(r, 0, sizeof(*r));
+	ck_assert_msg(ksim != NULL, "KSIM is not set: run the suites through make");
+	if (want_trace)
+		tfd = mkstemp(tracep);
+	snprintf(cmd, sizeof(cmd), "exec %s %s%s %s %s", ksim, want_trace ? "--trace " : "",
+		 want_trace ? tracep : "", extra_args ? extra_args : "", script);
+	pid = fork();
+	if (pid == 0) {
+		dup2(outfd, 1);
+		dup2(errfd, 2);
+		setpgid(0, 0);
+		execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
+		_exit(127);
+	}
+	for (;;) {
+		pid_t w = waitpid(pid, &st, WNOHANG);
+
+		if (w == pid)
+			break;
+		if (now_s() > deadline) {
+			kill(-pid, SIGKILL);
+			kill(pid, SIGKILL);
+			waitpid(pid, &st, 0);
+			st = 124 << 8;
+			break;
+		}
+		usleep(5000);
+	}
+	r->status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+	lseek(outfd, 0, SEEK_SET);
+	lseek(errfd, 0, SEEK_SET);
+	r->out = slurp_fd(outfd);
+	r->err = slurp_fd(errfd);
+	close(outfd);
+	close(errfd);
+	unlink(outp);
+	unlink(errp);
+	if (want_trace) {
+		r->trace = slurp_file(tracep);
+		close(tfd);
+		unlink(tracep);
+	}
+}
+
+void ksim_run_text(struct ksim_run *r, const char *text, bool want_trace, double timeout_s)
+{
+	char path[] = "/tmp/ktest-script-XXXXXX";
+	int fd = mkstemp(path);
+
+	ck_assert(fd >= 0);
+	ck_assert(write(fd, text, strlen(text)) == (ssize_t)strlen(text));
+	close(fd);
+	ksim_run(r, path, want_trace, NULL, timeout_s);
+	unlink(path);
+}
+
+void ksim_run_free(struct ksim_run *r)
+{
+	free(r->out);
+	free(r->err);
+	free(r->trace);
+}
+
+/* Does one trace line (SEQ TASK EVENT OBJECT ...) match? */
+static bool trace_line_matches(const char *line, const char *event, const char *object)
+{
+	char ev[64], obj[256];
+
+	if (sscanf(line, "%*u %*s %63s %255s", ev, obj) != 2)
+		return false;
+	return (!event || strcmp(ev, event) == 0) && (!object || strcmp(obj, object) == 0);
+}
+
+long trace_seq(const char *trace, const char *event, const char *object, int n)
+{
+	const char *line = trace;
+
+	while (line && *line) {
+		if (trace_line_matches(line, event, object) && --n == 0)
+			return strtol(line, NULL, 10);
+		line = strchr(line, '\n');
+		if (line)
+			line++;
+	}
+	return 0;
+}
+
+int trace_count(const char *trace, const char *event, const char *object)
+{
+	int n = 0;
+
+	while (trace_seq(trace, event, object, n + 1))
+		n++;
+	return n;
+}

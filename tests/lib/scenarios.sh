@@ -1,0 +1,33 @@
+#!/bin/bash
+# scenarios.sh TSV - run each scenario of a table and check its outcome.
+#
+# Each line: SCRIPT <TAB> EXIT <TAB> PATTERN [<TAB> PATTERN]...
+# SCRIPT is run by $KSIM; EXIT is the status it must end with; every
+# PATTERN (an extended regex) must match somewhere in what it printed, or,
+# written !PATTERN, must not.  '#' lines are comments.
+set -u
+tsv=$1
+status=0
+while IFS=$'\t' read -r script want rest; do
+	case $script in ''|'#'*) continue ;; esac
+	out=$(timeout -k 5 60 $KSIM "$script" 2>&1); rc=$?
+	bad=
+	[ "$rc" = "$want" ] || bad="exit $rc, expected $want"
+	IFS=$'\t' read -r -a pats <<<"$rest"
+	for p in "${pats[@]}"; do
+		[ -n "$p" ] || continue
+		if [ "${p:0:1}" = '!' ]; then
+			grep -qE -- "${p:1}" <<<"$out" && bad="${bad:+$bad; }printed /${p:1}/"
+		else
+			grep -qE -- "$p" <<<"$out" || bad="${bad:+$bad; }did not print /$p/"
+		fi
+	done
+	if [ -n "$bad" ]; then
+		echo "FAIL $script: $bad"
+		printf '%s\n' "$out" | tail -n 25 | sed 's/^/    | /'
+		status=1
+	else
+		echo "ok $script"
+	fi
+done < "$tsv"
+exit $status
