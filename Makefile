@@ -80,7 +80,9 @@ stage_layers = $(foreach k,$(shell seq 1 $(1)),code/stage$(k) \
 overlay = $(strip $(foreach f,$(sort $(notdir $(foreach l,$(call stage_layers,$(1),$(2)),$(wildcard $(l)/$(3)*.c)))),\
 	$(lastword $(foreach l,$(call stage_layers,$(1),$(2)),$(wildcard $(l)/$(3)$(f))))))
 overlay_hdr = $(foreach l,$(call stage_layers,$(1),$(2)),$(wildcard $(l)/*.h))
-overlay_inc = $(foreach l,$(call stage_layers,$(1),$(2)),-I$(l))
+# Headers: the highest layer first, so a stage's own sysfs.h wins over stage 1's.
+reverse = $(if $(1),$(call reverse,$(wordlist 2,$(words $(1)),$(1))) $(firstword $(1)))
+overlay_inc = $(foreach l,$(call reverse,$(call stage_layers,$(1),$(2))),-I$(l))
 
 # STAGE_RULES(N, own, dir, SOLUTIONS-value)
 define STAGE_RULES
@@ -100,8 +102,9 @@ $(3)/ksim: $$(KERNEL_OBJ) $$(SHELL_OBJ) $$(S$(1)_$(2)_SRC) $$(S$(1)_$(2)_HDR) $$
 $(3)/stage.a: $$(S$(1)_$(2)_SRC) $$(S$(1)_$(2)_HDR)
 	@mkdir -p $$(@D)/obj
 	@rm -f $$@
-	$$(foreach c,$$(S$(1)_$(2)_SRC),$$(CC) $$(S$(1)_$(2)_CFLAGS) -c $$(c) -o $$(@D)/obj/$$(notdir $$(c:.c=.o)) &&) true
-	ar rcs $$@ $$(patsubst %.c,$$(@D)/obj/%.o,$$(notdir $$(S$(1)_$(2)_SRC)))
+	@$$(foreach c,$$(S$(1)_$(2)_SRC),$$(CC) $$(S$(1)_$(2)_CFLAGS) -c $$(c) -o $$(@D)/obj/$$(notdir $$(c:.c=.o)) &&) true
+	@echo "  AR      $$@"
+	@ar rcs $$@ $$(patsubst %.c,$$(@D)/obj/%.o,$$(notdir $$(S$(1)_$(2)_SRC)))
 
 $(3)/%.so: $$(S$(1)_$(2)_HDR) $$(S$(1)_$(2)_MODSRC)
 	@mkdir -p $$(@D)
@@ -176,7 +179,7 @@ SAN_ENV := ASAN_OPTIONS=detect_leaks=0:abort_on_error=0 UBSAN_OPTIONS=print_stac
 
 # RUN_STAGE_TESTS(N, dir, variant) - the recipe that grades one build of stage N.
 RUN_STAGE_TESTS = @KSIM="$(RUN_PREFIX) $(2)/ksim" KSIM_DIR=$(2) $(SAN_ENV) \
-	  tests/lib/runtests.sh check-stage$(1)$(if $(filter solutions,$(3)), SOLUTIONS=1)$(if $(SAN), SAN=$(SAN)) \
+	  tests/lib/runtests.sh "check-stage$(1)$(if $(filter solutions,$(3)), SOLUTIONS=1)$(if $(SAN), SAN=$(SAN))" \
 	  $(if $(filter exercises,$(3)),--exercises exercises/stage$(1)) \
 	  $(addprefix --scenarios ,$(wildcard tests/stage$(1)/scenarios.tsv)) $(S$(1)_$(3)_TESTS)
 

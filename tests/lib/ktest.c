@@ -178,3 +178,17 @@ int trace_count(const char *trace, const char *event, const char *object)
 		n++;
 	return n;
 }
+
+/* first_todo - the first "TODO(name): ..." line ksim printed, for a one-line failure. */
+const char *first_todo(const char *err)
+{
+	static char line[256];
+	const char *t = strstr(err, "TODO(");
+	size_t n;
+
+	if (!t)
+		return "";
+	n = strcspn(t, "\n");
+	snprintf(line, sizeof(line), "%.*s", (int)n, t);
+	return line;
+}
