@@ -77,9 +77,11 @@ ssize_t vfs_read(struct file *file, char *buf, size_t len)
 	ssize_t n;
 
 	if (file->pos == 0) {
-		/* The seed's msleep(): a window in which the device can go away. */
+		const struct sysfs_ops *ops = kobj->ktype->sysfs_ops;
+
+		/* A window between finding show() and calling it: the device may go. */
 		delay_point("sysfs_read_file");
-		n = kobj->ktype->sysfs_ops->show(kobj, file->sd->s.attr, file->buf);
+		n = ops->show(kobj, file->sd->s.attr, file->buf);
 		if (n < 0)
 			return n;
 		file->len = (size_t)n < SYSFS_BUF ? (size_t)n : SYSFS_BUF;
@@ -97,10 +99,12 @@ ssize_t vfs_write(struct file *file, const char *buf, size_t len)
 
 	if (len >= sizeof(kbuf))
 		len = sizeof(kbuf) - 1;
+	const struct sysfs_ops *ops = kobj->ktype->sysfs_ops;
+
 	memcpy(kbuf, buf, len);
 	kbuf[len] = '\0';
 	delay_point("sysfs_write_file");
-	return kobj->ktype->sysfs_ops->store(kobj, file->sd->s.attr, kbuf, len);
+	return ops->store(kobj, file->sd->s.attr, kbuf, len);
 }
 
 /* vfs_close - sysfs_release(): drop what open took, kobject first. */

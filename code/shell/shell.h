@@ -1,0 +1,75 @@
+/* shell.h - the scenario runner's parts: output, file tables, jobs, commands, expectations. */
+#ifndef KSIM_SHELL_H
+#define KSIM_SHELL_H
+
+#include "kernel.h"
+#include "script.h"
+
+struct file;
+
+/* ---- output.c: what the scenario's programs print ---- */
+struct strbuf {
+	char *s;
+	size_t len, cap;
+};
+void strbuf_add(struct strbuf *b, const char *s, size_t n);
+void strbuf_reset(struct strbuf *b);
+
+/*
+ * out_capture - where this task's standard output is also collected, for
+ * "expect output" (NULL: nowhere).  Each task sets its own, and the shell
+ * reads a foreground program's buffer only after joining it.
+ */
+extern _Thread_local struct strbuf *out_capture;
+void out_write(const char *s, size_t n);
+void out_printf(const char *fmt, ...) __printf(1, 2);
+/* err_printf - one whole line to stderr, as a program reports an error. */
+void err_printf(const char *fmt, ...) __printf(1, 2);
+/* out_capture_stdout - run fn with everything it printf()s collected too. */
+void out_capture_stdout(void (*fn)(void));
+
+/* ---- files.c: each task's file table ---- */
+/* files_alloc - give the current task an empty table (fds 0-2 are the terminal). */
+void files_alloc(void);
+/* fd_install - put file in the current task's table: its fd, or -EMFILE. */
+int fd_install(struct file *file);
+/* fd_close - close one fd: vfs_close() runs on the calling task. */
+void fd_close(int fd);
+/* exit_files - what do_exit() does: close every open file, in fd order. */
+void exit_files(void);
+
+/* ---- jobs.c: background tasks started with '&' ---- */
+/* jobs_start - start c on a task of its own, print "[N] PID". */
+int jobs_start(const struct command *c);
+/* jobs_kill - kill %N: the job closes its files and exits, then "[N]+ Terminated". */
+int jobs_kill(long spec);
+/* jobs_wait - wait for every job to end (one holding a file never does: the watchdog says so). */
+int jobs_wait(void);
+int jobs_list(void);
+/* jobs_end - the end of the script: kill what is left, silently, each on its own task. */
+void jobs_end(void);
+/* In a job: has it been killed?  Checked where a process returns to userspace. */
+bool signal_pending(void);
+/* job_settle - in a job, after its open: the shell may run the next command. */
+void job_settle(void);
+/* job_hold - "cat > FILE &" after its open: wait until killed. */
+void job_hold(void);
+/* job_sleep - sleep that a kill interrupts. */
+void job_sleep(long ms);
+
+/* ---- exec.c: running one command ---- */
+struct result {
+	const struct command *cmd;	/* the last command run (not an expect) */
+	int status;			/* 0 or -errno */
+	struct strbuf out;		/* what it printed on stdout */
+};
+/* run_program - the body of a userspace program, on the current task. */
+int run_program(const struct command *c);
+/* exec_command - run c (not an expect) from the shell; its outcome goes to res. */
+void exec_command(const struct command *c, struct result *res);
+
+/* ---- expect.c ---- */
+/* expect_check - does the expectation c hold for last?  If not, say why and return false. */
+bool expect_check(const struct script *s, const struct command *c, const struct result *last);
+
+#endif
