@@ -1,10 +1,12 @@
 #!/bin/bash
 # valgrind.sh TOOL TSV LOGDIR [--quiet] - run a stage's scenarios under one Valgrind tool.
 #
-# Each TSV line: TOOL <TAB> SCRIPT <TAB> WANT, WANT being "0" (the tool must
-# report no error) or ">0" (it must report at least one: error counts vary
-# from run to run, see TOOLING.md, so never an exact number).  The count is
-# the tool's own "ERROR SUMMARY" line; the whole report is kept in LOGDIR.
+# Each TSV line: TOOL <TAB> SCRIPT <TAB> WANT [<TAB> REGEX]..., WANT being "0"
+# (the tool must report no error) or ">0" (it must report at least one:
+# error counts vary from run to run, see TOOLING.md, so never an exact
+# number).  The count is the tool's own "ERROR SUMMARY" line; each REGEX
+# (extended) must match the report, so what a chapter says the report
+# names is checked too.  The whole report is kept in LOGDIR.
 set -u
 tool=$1 tsv=$2 logdir=$3 quiet=${4:-}
 mkdir -p "$logdir"
@@ -15,7 +17,7 @@ memcheck) flags="--leak-check=no" ;;
 *) echo "valgrind.sh: unknown tool $tool" >&2; exit 2 ;;
 esac
 status=0 n=0
-while IFS=$'\t' read -r t script want; do
+while IFS=$'\t' read -r t script want rest; do
 	case $t in ''|'#'*) continue ;; esac
 	[ "$t" = "$tool" ] || continue
 	n=$((n + 1))
@@ -34,6 +36,11 @@ while IFS=$'\t' read -r t script want; do
 	else
 		verdict="FAIL (want $want)"
 	fi
+	IFS=$'\t' read -r -a pats <<<"$rest"
+	for p in "${pats[@]}"; do
+		[ -n "$p" ] || continue
+		grep -qE -- "$p" "$log" || verdict="FAIL (report does not match /$p/)"
+	done
 	echo "$tool $script: $errors errors, ksim exit $rc: $verdict   [$log]"
 	case $verdict in ok) ;; *) status=1 ;; esac
 	if [ -z "$quiet" ]; then
