@@ -23,9 +23,10 @@
  * slab_lookup_freed() what was there.  Only when the ring wraps is the
  * oldest range unmapped and its addresses can be reused.
  *
- * Valgrind and the sanitizers track malloc()/free() themselves and report a
- * use-after-free far better than a bare fault, so under them we get out of
- * their way and use malloc()/free() directly.
+ * Valgrind and AddressSanitizer track malloc()/free() themselves and report
+ * a use-after-free far better than a bare fault, so under them we get out
+ * of their way and use malloc()/free() directly.  (ThreadSanitizer and
+ * UBSan do not look for a use-after-free: there the fencing stays.)
  */
 #define QUARANTINE 4096
 
@@ -53,7 +54,7 @@ static size_t page_size;
 
 static bool slab_use_malloc(void)
 {
-#ifdef KSIM_SANITIZER
+#ifdef KSIM_SLAB_MALLOC
 	return true;
 #else
 	return RUNNING_ON_VALGRIND;

@@ -44,11 +44,11 @@ long trace_seq(const char *trace, const char *event, const char *object, int n);
 #define ck_assert_run(r, cond, ...) \
 	ck_assert_msg((cond), __VA_ARGS__), (void)(r)
 #define ck_assert_status(r, want) \
-	ck_assert_msg((r)->status == (want), "ksim exited %d, expected %d\n--- stdout:\n%s--- stderr:\n%s", \
+	ck_assert_msg((r)->status == (want), "ksim exited %d, expected %d\n--- stdout:\n%.1200s--- stderr:\n%.1800s", \
 		      (r)->status, (want), (r)->out, (r)->err)
 #define ck_assert_said(r, text) \
 	ck_assert_msg(strstr((r)->out, (text)) || strstr((r)->err, (text)), \
-		      "expected ksim to print \"%s\"\n--- stdout:\n%s--- stderr:\n%s", (text), (r)->out, (r)->err)
+		      "expected ksim to print \"%s\"\n--- stdout:\n%.1200s--- stderr:\n%.1800s", (text), (r)->out, (r)->err)
 
 /* A student's stub ran inside ksim: say which exercise, not the symptom it caused. */
 const char *first_todo(const char *err);
