@@ -148,6 +148,25 @@ START_TEST(seed_example2_last_close_reaches_unloaded_libata)
 }
 END_TEST
 
+START_TEST(same_scenario_twice_gives_the_same_trace)
+{
+	static const char *const scripts[] = { SCEN "mouse-pinned.ksh", SCEN "seed-example2.ksh" };
+
+	for (size_t i = 0; i < ARRAY_SIZE(scripts); i++) {
+		struct ksim_run a, b;
+
+		ksim_run(&a, scripts[i], true, NULL, 20);
+		ksim_run(&b, scripts[i], true, NULL, 20);
+		ck_assert_no_todo(&a);
+		ck_assert_msg(a.trace && a.trace[0], "%s: no trace written", scripts[i]);
+		ck_assert_msg(strcmp(a.trace, b.trace) == 0, "%s: two runs gave different traces:\n%.1500s\n---\n%.1500s",
+			      scripts[i], a.trace, b.trace);
+		ksim_run_free(&a);
+		ksim_run_free(&b);
+	}
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("stage1");
@@ -162,5 +181,6 @@ int main(void)
 	tcase_add_test(tc, release_in_an_unloaded_module_oopses_at_last_close);
 	tcase_add_test(tc, seed_example1_callback_runs_in_unloaded_scsi_mod);
 	tcase_add_test(tc, seed_example2_last_close_reaches_unloaded_libata);
+	tcase_add_test(tc, same_scenario_twice_gives_the_same_trace);
 	return ktest_main(s);
 }
