@@ -188,8 +188,11 @@ RUN_STAGE_TESTS = @KSIM="$(RUN_PREFIX) $(2)/ksim" KSIM_DIR=$(2) $(SAN_ENV) \
 	  $(if $(filter exercises,$(3)),--exercises exercises/stage$(1)) \
 	  $(addprefix --scenarios ,$(wildcard tests/stage$(1)/scenarios.tsv)) $(S$(1)_$(3)_TESTS)
 
+HELP += "check-stageN     grade stage N (1-3): your exercises/stageN; SOLUTIONS=1 grades the reference"
+HELP += "helgrind-stageN  run stage N's Valgrind scenarios under helgrind and show each report"
+HELP += "drd-stageN       the same under drd"
+HELP += "memcheck-stageN  the same under memcheck"
 define CHECK_STAGE
-HELP += "check-stage$(1)     grade stage $(1): your exercises/stage$(1) (SOLUTIONS=1: the reference)"
 .PHONY: check-stage$(1) check-stage$(1)-reference
 check-stage$(1): $(BUILD)/.deps-ok $(call stage_dir,$(1))/ksim $$(if $$(filter 1,$$(SOLUTIONS)),$$(S$(1)_solutions_TESTS),$$(S$(1)_exercises_TESTS))
 	$$(call RUN_STAGE_TESTS,$(1),$(call stage_dir,$(1)),$(if $(filter 1,$(SOLUTIONS)),solutions,exercises))
@@ -197,9 +200,6 @@ CHECK_TARGETS += check-stage$(1)-reference
 check-stage$(1)-reference: $(BUILD)/.deps-ok $(BUILD)/stage$(1)/ksim $$(S$(1)_solutions_TESTS)
 	$$(call RUN_STAGE_TESTS,$(1),$(BUILD)/stage$(1),solutions)
 
-HELP += "helgrind-stage$(1)  run stage $(1)'s race scenarios under helgrind and show the report"
-HELP += "drd-stage$(1)       the same under drd"
-HELP += "memcheck-stage$(1)  stage $(1)'s use-after-free scenarios under memcheck"
 .PHONY: helgrind-stage$(1) drd-stage$(1) memcheck-stage$(1)
 helgrind-stage$(1) drd-stage$(1) memcheck-stage$(1): %-stage$(1): $(BUILD)/.deps-ok $(BUILD)/stage$(1)/ksim
 	@KSIM=$(BUILD)/stage$(1)/ksim tests/lib/valgrind.sh $$* tests/stage$(1)/valgrind.tsv $(BUILD)/valgrind/stage$(1)
