@@ -91,16 +91,42 @@ static __no_sanitize bool frame_record(const struct stack *s, uintptr_t fp, uint
 	       ((uintptr_t *)fp)[0] > fp;
 }
 
-/* The first frame record at or above from, or 0. */
+/* How many frame records a walk from fp follows before it leaves our code. */
+static __no_sanitize int chain_length(const struct stack *s, uintptr_t fp)
+{
+	uintptr_t prev = 0;
+	int n = 0;
+
+	while (n < OOPS_MAX_FRAMES && on_stack(s, fp) && fp > prev && known_text(((uintptr_t *)fp)[1])) {
+		n++;
+		prev = fp;
+		fp = ((uintptr_t *)fp)[0];
+	}
+	return n;
+}
+
+/*
+ * The frame record at or above from with the longest chain behind it (the
+ * innermost of those), or 0.  Inside libc, which has no frame pointers, a
+ * saved register followed by the return address into our code can look
+ * like a record, but the chain behind it ends at once; the real innermost
+ * frame's chain goes on through every caller.
+ */
 static __no_sanitize uintptr_t next_frame_record(const struct stack *s, uintptr_t from)
 {
-	uintptr_t fp;
-	int i;
+	uintptr_t fp, best = 0;
+	int i, len, best_len = 0;
 
-	for (fp = from, i = 0; i < OOPS_SCAN_WORDS && on_stack(s, fp); fp += 8, i++)
-		if (frame_record(s, fp, from))
-			return fp;
-	return 0;
+	for (fp = from, i = 0; i < OOPS_SCAN_WORDS && on_stack(s, fp); fp += 8, i++) {
+		if (!frame_record(s, fp, from))
+			continue;
+		len = chain_length(s, fp);
+		if (len > best_len) {
+			best = fp;
+			best_len = len;
+		}
+	}
+	return best;
 }
 
 /*
@@ -479,6 +505,8 @@ static void oops_dump_self(int sig, siginfo_t *si, void *ctx)
 	(void)si;
 	if (!current || current != atomic_load(&dump.target) || atomic_load(&dump.state) != 1)
 		return;
+	/* Pairs with the HAPPENS_BEFORE before pthread_kill() in oops_dump_task(). */
+	ANNOTATE_HAPPENS_AFTER(&dump.target);
 	dump.n = unwind(r[REG_RIP], r[REG_RSP], r[REG_RBP], dump.frames, OOPS_MAX_FRAMES);
 	ANNOTATE_HAPPENS_BEFORE(&dump.state);
 	atomic_compare_exchange_strong(&dump.state, &asked, 2);
@@ -501,6 +529,8 @@ void oops_dump_task(struct task_struct *t)
 	atomic_store(&dump.target, t);
 	dump.n = 0;
 	atomic_store(&dump.state, 1);
+	/* helgrind and drd do not see a signal as an order between the two tasks. */
+	ANNOTATE_HAPPENS_BEFORE(&dump.target);
 	if (pthread_kill(t->thread, DUMP_SIGNAL) == 0)
 		for (i = 0; i < 1000 && atomic_load(&dump.state) != 2; i++)
 			nanosleep(&tick, NULL);

@@ -1,6 +1,7 @@
 /* watchdog.c - khungtaskd: report a task blocked too long and end the run. */
 #include <stdlib.h>
 #include <stdio.h>
+#include <valgrind/helgrind.h>
 #include "delay.h"
 #include "oops.h"
 #include "task.h"
@@ -14,6 +15,12 @@ void sched_block(const char *what)
 	if (!current)
 		return;
 	atomic_store(&current->blocked_since_ms, jiffies_ms());
+	/*
+	 * what is often a buffer on this task's stack, read by khungtaskd
+	 * after it loads the pointer.  The atomics order the two; helgrind and
+	 * drd need to be told (find_hung_task() has the other half).
+	 */
+	ANNOTATE_HAPPENS_BEFORE(&current->blocked_on);
 	atomic_store(&current->blocked_on, what);
 }
 
@@ -44,6 +51,7 @@ static struct task_struct *find_hung_task(char *what, size_t len)
 		const char *on = atomic_load(&t->blocked_on);
 
 		if (on && now - atomic_load(&t->blocked_since_ms) > limit) {
+			ANNOTATE_HAPPENS_AFTER(&t->blocked_on);
 			snprintf(what, len, "%s", on);
 			/* Re-check: the task may have woken between the two loads. */
 			if (atomic_load(&t->blocked_on) == on)

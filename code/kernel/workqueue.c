@@ -20,6 +20,7 @@ static pthread_mutex_t wq_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t wq_cond = PTHREAD_COND_INITIALIZER;
 static struct work_struct *wq_head, *wq_tail;
 static bool wq_running;		/* the worker is inside an item */
+static unsigned long wq_started;	/* items the worker has begun */
 static bool wq_stop;
 static struct task_struct *wq_worker;
 
@@ -47,8 +48,10 @@ bool schedule_work(struct work_struct *work)
 	bool unloaded;
 	const char *mod = module_name_of((uintptr_t)work->func, &unloaded);
 	struct work_struct *w;
+	bool idle;
 
 	pthread_mutex_lock(&wq_lock);
+	idle = wq_worker && !wq_head && !wq_running;
 	for (w = wq_head; w; w = w->next) {
 		if (w == work) {
 			pthread_mutex_unlock(&wq_lock);
@@ -67,17 +70,28 @@ bool schedule_work(struct work_struct *work)
 	else
 		trace_event("work_queue", work->trace_name, "func=%s", func);
 	pthread_cond_broadcast(&wq_cond);
+	/*
+	 * An idle worker starts the item before we go on, so "work_run" comes
+	 * right after "work_queue" in every trace instead of wherever the
+	 * scheduler puts it: two runs of a scenario give the same trace.  A
+	 * busy worker is not waited for (its item may wait on our locks).
+	 */
+	if (idle) {
+		unsigned long want = wq_started + 1;
+
+		while (wq_started < want && !wq_stop)
+			pthread_cond_wait(&wq_cond, &wq_lock);
+	}
 	pthread_mutex_unlock(&wq_lock);
 	return true;
 }
 
-/* process_one_work - run one item; work may be freed by its own function. */
-static __noinline void process_one_work(struct work_struct *work)
+/*
+ * process_one_work - run one item; work may be freed by its own function.
+ * Its "work_run" event is already written (under wq_lock, see schedule_work).
+ */
+static __noinline void process_one_work(struct work_struct *work, const char *name)
 {
-	char name[sizeof(work->trace_name)];
-
-	memcpy(name, work->trace_name, sizeof(name));
-	trace_event("work_run", name, NULL);
 	work->func(work);
 	trace_event("work_done", name, NULL);
 }
@@ -85,6 +99,7 @@ static __noinline void process_one_work(struct work_struct *work)
 static __noinline void *worker_thread(void *unused)
 {
 	struct work_struct *work;
+	char name[sizeof(work->trace_name)];
 
 	(void)unused;
 	pthread_mutex_lock(&wq_lock);
@@ -98,9 +113,13 @@ static __noinline void *worker_thread(void *unused)
 		if (!wq_head)
 			wq_tail = NULL;
 		wq_running = true;
+		memcpy(name, work->trace_name, sizeof(name));
+		trace_event("work_run", name, NULL);
+		wq_started++;
+		pthread_cond_broadcast(&wq_cond);
 		pthread_mutex_unlock(&wq_lock);
 
-		process_one_work(work);
+		process_one_work(work, name);
 
 		pthread_mutex_lock(&wq_lock);
 		wq_running = false;
