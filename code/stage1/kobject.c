@@ -31,18 +31,33 @@ static const char *kobject_owner(const struct kobject *kobj)
 static int kobject_add_internal(struct kobject *kobj, struct kobject *parent,
 				const char *at_path, const char *name)
 {
-	const char *owner;
+	const char *owner, *reads;
+	bool unloaded;
 	int err;
 
 	kobj->name = strdup(name);
 	trace_name(kobj->trace_name, sizeof(kobj->trace_name), "kobject", name);
 	trace_bind(kobj, kobj->trace_name);
 	owner = kobject_owner(kobj);
-	trace_event("create", kobj->trace_name, "count=%d%s%s%s%s", kref_read(&kobj->kref),
+	/* If release() will read a module's data, the trace shows it as a pointer there. */
+	reads = kobj->release_reads ? module_name_of(kobj->release_reads, &unloaded) : NULL;
+	trace_event("create", kobj->trace_name, "count=%d%s%s%s%s%s%s", kref_read(&kobj->kref),
 		    parent ? " parent=" : "", parent ? parent->trace_name : "",
-		    owner ? " owner=module:" : "", owner ? owner : "");
-	/* A child keeps its parent alive: the parent's release may not run first. */
-	kobj->parent = parent ? kobject_get(parent) : NULL;
+		    owner ? " owner=module:" : "", owner ? owner : "",
+		    reads ? " ref=module:" : "", reads ? reads : "");
+	/*
+	 * A child keeps its parent alive: the parent's release may not run
+	 * first.  The trace charges that reference to the child, as
+	 * kobject_cleanup() charges the matching put.
+	 */
+	if (parent) {
+		const char *old = trace_by_set(kobj->trace_name);
+
+		kobj->parent = kobject_get(parent);
+		trace_by_set(old);
+	} else {
+		kobj->parent = NULL;
+	}
 	err = at_path ? sysfs_create_dir_at(kobj, at_path) : sysfs_create_dir(kobj);
 	if (err) {
 		kobject_put(kobj->parent);

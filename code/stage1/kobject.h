@@ -33,6 +33,7 @@ struct kobject {
 	const struct kobj_type *ktype;
 	struct sysfs_dirent *sd;	/* our directory in sysfs while we are added */
 	uintptr_t owner_code;		/* the code the last put will run (for the trace), or 0 */
+	uintptr_t release_reads;	/* other memory release() reads (for the trace), or 0 */
 	char trace_name[TRACE_NAME_LEN];
 };
 

@@ -85,6 +85,7 @@ struct Scsi_Host *scsi_host_alloc(const struct scsi_host_template *sht, struct d
 	shost->shost_gendev.parent = parent;
 	shost->shost_gendev.release = scsi_host_dev_release;
 	device_initialize(&shost->shost_gendev);
+	shost->shost_gendev.kobj.release_reads = (uintptr_t)sht;
 	return shost;
 }
 
@@ -116,31 +117,46 @@ void scsi_scan_host(struct Scsi_Host *shost)
 }
 
 /*
- * scsi_remove_device - the disk is gone.  Called from the delete callback
- * or when the host goes; the second call finds it already removed.
+ * __scsi_remove_device - the disk is gone; call with scan_mutex held.
+ * The host forgets it first, so that a later scsi_remove_host() does not
+ * find it: once unregistered it may be freed at any moment (by whoever
+ * drops the last reference).  That is also why sdev->target is read
+ * before, and why "deleted" is written only after the attribute files are
+ * gone, when no show() can be reading state.
  */
-void scsi_remove_device(struct scsi_device *sdev)
+static void __scsi_remove_device(struct scsi_device *sdev)
 {
-	pthread_mutex_lock(&scan_mutex);
-	if (sdev->removed) {
-		pthread_mutex_unlock(&scan_mutex);
-		return;
-	}
+	struct scsi_target *starget = sdev->target;
+
 	sdev->removed = true;
-	sdev->state = "deleted";
+	sdev->host->sdev = NULL;
 	if (upper_driver)
 		upper_driver->remove(sdev);
 	for (size_t i = 0; i < ARRAY_SIZE(sdev_attrs); i++)
 		device_remove_file(&sdev->sdev_gendev, sdev_attrs[i]);
+	sdev->state = "deleted";
 	device_unregister(&sdev->sdev_gendev);
-	device_unregister(&sdev->target->dev);
+	device_unregister(&starget->dev);
+}
+
+/*
+ * scsi_remove_device - called from the delete callback, which holds a
+ * reference on sdev; the host's removal may have come first.
+ */
+void scsi_remove_device(struct scsi_device *sdev)
+{
+	pthread_mutex_lock(&scan_mutex);
+	if (!sdev->removed)
+		__scsi_remove_device(sdev);
 	pthread_mutex_unlock(&scan_mutex);
 }
 
 void scsi_remove_host(struct Scsi_Host *shost)
 {
+	pthread_mutex_lock(&scan_mutex);
 	if (shost->sdev)
-		scsi_remove_device(shost->sdev);
+		__scsi_remove_device(shost->sdev);
+	pthread_mutex_unlock(&scan_mutex);
 	device_del(&shost->shost_gendev);
 }
 
