@@ -18,6 +18,12 @@
 #define DY 48
 #define MAX_CROSS 500	/* red cross edges drawn at most */
 #define MAX_MARKS 100
+/*
+ * A collapsed row shows this many of its events, half from its birth and
+ * half from its death: a summary a reader can take in, not a strip of
+ * thousands of columns.
+ */
+#define COLLAPSED_ROW_EVENTS 10
 
 /* A reference that outlived its target, as the replay reported it. */
 struct cross {
@@ -36,7 +42,8 @@ struct life {
 	uint32_t *row;		/* names id -> row, or NONE */
 	uint32_t *rows;		/* row -> names id */
 	uint32_t nrows;
-	uint32_t *cap;		/* row -> events it may still draw (truncation) */
+	uint32_t *cap;		/* row -> events it may draw: its first and last few */
+	uint32_t *seen;		/* row -> its events met so far, while placing */
 	uint32_t *col;		/* event -> column (of the next drawn event if not drawn) */
 	uint8_t *drawn;		/* event -> drawn */
 	uint32_t ncol;
@@ -45,8 +52,14 @@ struct life {
 static void on_dangle(struct refgraph *g, const struct edge *e, uint32_t ev, void *arg)
 {
 	struct life *l = arg;
+	const struct node *from = &g->node[e->from];
 
-	(void)g;
+	/*
+	 * A pointer kept by a closed file or an unlinked sysfs node is not
+	 * followed any more: only the references someone can still use count.
+	 */
+	if (e->type >= E_PTR && (from->closed || from->removed))
+		return;
 	if (l->ncross == l->capcross) {
 		l->capcross = l->capcross ? 2 * l->capcross : 64;
 		l->cross = xrealloc(l->cross, l->capcross * sizeof(*l->cross));
@@ -106,14 +119,15 @@ static void add_row(struct life *l, uint32_t n, uint32_t cap)
 }
 
 /*
- * choose_rows - the objects with events in view; past max_events, only the
- * most eventful ones, whole, so each drawn line tells its full story.
+ * choose_rows - the objects with events in view.  Past max_events, only the
+ * max_objects most eventful, each cut to an equal share of max_events: its
+ * first and last events, the birth and the death a reader looks for.
  * Returns the number of candidate objects, for the graph label.
  */
 static uint32_t choose_rows(struct life *l, uint32_t *total, uint32_t *shown)
 {
 	const struct tracefile *tf = l->tf;
-	uint32_t nr = tf->names.nr, ncand = 0;
+	uint32_t nr = tf->names.nr, ncand = 0, cap = UINT32_MAX;
 	uint32_t *cand = xmalloc(nr * sizeof(*cand));
 	uint8_t *near = l->v->nseeds ? neighbours(l) : NULL;
 
@@ -131,12 +145,16 @@ static uint32_t choose_rows(struct life *l, uint32_t *total, uint32_t *shown)
 
 	if (*total > l->v->max_events) {
 		qsort(cand, ncand, sizeof(*cand), by_events);
-		for (keep = 0; keep < ncand; keep++) {
-			uint32_t nev = l->g.node[cand[keep]].nev;
+		keep = ncand < l->v->max_objects ? ncand : l->v->max_objects;
+		cap = l->v->max_events / keep;
+		if (cap > COLLAPSED_ROW_EVENTS)
+			cap = COLLAPSED_ROW_EVENTS;
+		if (cap < 2)
+			cap = 2;
+		for (uint32_t i = 0; i < keep; i++) {
+			uint32_t nev = l->g.node[cand[i]].nev;
 
-			if (keep && *shown + nev > l->v->max_events)
-				break;
-			*shown += nev < l->v->max_events ? nev : l->v->max_events;
+			*shown += nev < cap ? nev : cap;
 		}
 	} else {
 		*shown = *total;
@@ -145,10 +163,20 @@ static uint32_t choose_rows(struct life *l, uint32_t *total, uint32_t *shown)
 	/* Room for the holder rows cross edges may add, at most one per cross. */
 	l->rows = xmalloc((keep + MAX_CROSS + 1) * sizeof(*l->rows));
 	l->cap = xmalloc((keep + MAX_CROSS + 1) * sizeof(*l->cap));
+	l->seen = xcalloc(keep + MAX_CROSS + 1, sizeof(*l->seen));
 	for (uint32_t i = 0; i < keep; i++)
-		add_row(l, cand[i], l->v->max_events);
+		add_row(l, cand[i], cap);
 	free(cand);
 	return ncand;
+}
+
+/* row_draws - whether the k-th event (from 0) of row r is one it draws. */
+static bool row_draws(const struct life *l, uint32_t r, uint32_t k)
+{
+	uint32_t cap = l->cap[r], nev = l->g.node[l->rows[r]].nev;
+	uint32_t head = cap - cap / 2;
+
+	return nev <= cap || k < head || k >= nev - cap / 2;
 }
 
 /* Columns: the drawn events in trace order; marks get one so they can be seen. */
@@ -167,10 +195,8 @@ static void place_events(struct life *l)
 		l->col[i] = l->ncol;
 		if (ev->type == TEV_mark)
 			l->drawn[i] = marks++ < MAX_MARKS;
-		else if (r != NONE && l->cap[r]) {
-			l->cap[r]--;
-			l->drawn[i] = 1;
-		}
+		else if (r != NONE)
+			l->drawn[i] = row_draws(l, r, l->seen[r]++);
 		l->ncol += l->drawn[i];
 	}
 	l->col[l->v->upto] = l->ncol;
@@ -259,17 +285,22 @@ static void emit_crosses(FILE *out, struct life *l)
 			dot_str_tail(out, strtab_str(&tf->names, c->holder), 36);
 			fputs("\"];\n", out);
 		}
+		uint32_t x0 = xpos(l->col[c->add_ev]) - (l->drawn[c->add_ev] ? 0 : DX / 2);
+		uint32_t x1 = xpos(l->col[c->ev]);
+		int y0 = ypos(hr), y1 = ypos(l->row[c->target]);
+
+		/* The label on a white ground of its own, so the rows it crosses stay readable. */
+		fprintf(out, "\tc%u [shape=plaintext, style=filled, fillcolor=white, fontcolor=red, "
+			"height=0.1, margin=\"0.02,0\", pos=\"%u,%d!\", label=\"%s still held\"];\n",
+			k, (x0 + x1) / 2, (y0 + y1) / 2, edge_type_name[c->type]);
 		if (l->drawn[c->add_ev] && tf->ev[c->add_ev].obj == c->holder) {
 			fprintf(out, "\te%u", c->add_ev);
 		} else {
 			fprintf(out, "\ta%u [shape=point, width=0.1, color=red, pos=\"%u,%d!\"];\n",
-				k, xpos(l->col[c->add_ev]) - (l->drawn[c->add_ev] ? 0 : DX / 2),
-				ypos(hr));
+				k, x0, y0);
 			fprintf(out, "\ta%u", k);
 		}
-		fprintf(out, " -> e%u [color=red, penwidth=2, arrowhead=normal, fontcolor=red, "
-			"fontsize=8, label=\"%s still held\", tooltip=\"", c->ev,
-			edge_type_name[c->type]);
+		fprintf(out, " -> e%u [color=red, penwidth=2, arrowhead=normal, tooltip=\"", c->ev);
 		dot_str(out, strtab_str(&tf->names, c->holder));
 		fputs(" -> ", out);
 		dot_str(out, strtab_str(&tf->names, c->target));
@@ -282,6 +313,10 @@ static void emit_rows(FILE *out, struct life *l)
 {
 	const struct tracefile *tf = l->tf;
 	uint32_t *last = xmalloc((l->nrows + 1) * sizeof(*last));
+	uint32_t *lastk = xcalloc(l->nrows + 1, sizeof(*lastk));
+	/* Active references held on the row's object: an operation in progress. */
+	int32_t *active = xcalloc(l->nrows + 1, sizeof(*active));
+	bool any_active = false;
 	uint8_t *gone = xcalloc(l->nrows + 1, 1);
 	uint8_t *taskcol = xcalloc(tf->names.nr, 1);
 	uint32_t ntasks = 0, nrows = l->nrows;
@@ -293,38 +328,64 @@ static void emit_rows(FILE *out, struct life *l)
 		dot_str_tail(out, strtab_str(&tf->names, l->rows[r]), 36);
 		fputs("\"];\n", out);
 	}
+	memset(l->seen, 0, nrows * sizeof(*l->seen));
 	for (uint32_t i = 0; i < l->v->upto; i++) {
 		const struct tev *ev = &tf->ev[i];
-		uint32_t r = l->row[ev->obj];
+		uint32_t r = l->row[ev->obj], k;
 
-		if (!l->drawn[i])
+		if (r == NONE || ev->type == TEV_mark)
 			continue;
-		if (ev->type == TEV_mark)
-			continue;
+		/* Every event of the row counts, drawn or not: a free may be in a gap. */
+		k = l->seen[r]++;
 		if (ev->type == TEV_create || ev->type == TEV_mod_load)
 			gone[r] = 0;
-		emit_event(out, l, i, gone[r], taskcol, &ntasks);
-		if (last[r] != NONE) {
-			fprintf(out, "\te%u -> e%u", last[r], i);
-			fputs(gone[r] ? " [color=red, style=dashed];\n" : ";\n", out);
+		if (l->drawn[i]) {
+			emit_event(out, l, i, gone[r] == 1, taskcol, &ntasks);
+			if (last[r] != NONE && k > lastk[r] + 1)
+				/* A collapsed row: say how much of its life is left out. */
+				fprintf(out, "\te%u -> e%u [style=dashed, color=grey60, fontsize=8, "
+					"fontcolor=grey30, label=\"%u events\"];\n", last[r], i,
+					k - lastk[r] - 1);
+			else if (last[r] != NONE && gone[r] == 1)
+				fprintf(out, "\te%u -> e%u [color=red, style=dashed];\n", last[r], i);
+			else if (last[r] != NONE && active[r] > 0)
+				fprintf(out, "\te%u -> e%u [color=\"#4060ff\", penwidth=5, "
+					"tooltip=\"an active reference is held\"];\n", last[r], i);
+			else if (last[r] != NONE)
+				fprintf(out, "\te%u -> e%u;\n", last[r], i);
+			last[r] = i;
+			lastk[r] = k;
 		}
-		last[r] = i;
+		if (ev->type == TEV_active_get) {
+			active[r]++;
+			any_active = true;
+		} else if (ev->type == TEV_active_put && active[r] > 0) {
+			active[r]--;
+		}
 		if (ev->type == TEV_free || ev->type == TEV_mod_unload)
 			gone[r] = 1;
+		else if (ev->type == TEV_close)
+			gone[r] = 2;	/* the end of a file's life, not a use after it */
 	}
 	/* Still alive at the end of the view: the line runs off to the right. */
 	for (uint32_t r = 0; r < nrows; r++) {
 		if (last[r] == NONE || gone[r])
 			continue;
 		fprintf(out, "\tz%u [shape=point, width=0.05, pos=\"%u,%d!\"];\n"
-			"\te%u -> z%u [arrowhead=normal];\n", r, xpos(l->ncol), ypos(r),
-			last[r], r);
+			"\te%u -> z%u [arrowhead=normal%s];\n", r, xpos(l->ncol), ypos(r),
+			last[r], r, active[r] > 0 ? ", color=\"#4060ff\", penwidth=5, arrowsize=0.5" : "");
 	}
 	emit_crosses(out, l);
 	for (uint32_t i = 0; i < l->v->upto; i++)
 		if (l->drawn[i] && tf->ev[i].type == TEV_mark)
 			emit_mark(out, l, i);
+	if (any_active)
+		fprintf(out, "\tkey_active [shape=plaintext, style=\"\", fontsize=9, fontcolor=\"#4060ff\", "
+			"pos=\"%u,%d!\", label=\"thick blue: an active reference is held "
+			"(an operation in progress)\"];\n", X_LABEL + 60, ypos(l->nrows) + DY / 4);
 	free(last);
+	free(lastk);
+	free(active);
 	free(gone);
 	free(taskcol);
 }
@@ -349,15 +410,19 @@ void dot_lifelines(FILE *out, const struct tracefile *tf, const struct view *v)
 	      "digraph lifelines {\n"
 	      "\tgraph [fontname=\"Helvetica\", fontsize=12, labelloc=t, outputorder=edgesfirst, "
 	      "label=\"", out);
-	dot_str(out, tf->path);
+	dot_str(out, view_title(v, tf));
 	fputs(": lifelines", out);
-	if (v->at) {
+	if (v->moment) {
+		fputs(" up to ", out);
+		dot_str(out, v->moment);
+	} else if (v->at) {
 		fputs(" up to --at ", out);
 		dot_str(out, v->at);
 	}
 	if (shown < total)
-		fprintf(out, "\\ncollapsed: showing the %u most eventful of %u objects "
-			"(%u of %u events); raise --max-events to see more",
+		fprintf(out, "\\ncollapsed: the %u most eventful of %u objects, each with its "
+			"first and last events (%u of %u events drawn); "
+			"raise --max-objects or --max-events to see more",
 			l.nrows, ncand, shown, total);
 	fputs("\"];\n"
 	      "\tnode [shape=box, style=\"rounded,filled\", fillcolor=white, fontname=\"Helvetica\", "
@@ -370,6 +435,7 @@ void dot_lifelines(FILE *out, const struct tracefile *tf, const struct view *v)
 	free(l.row);
 	free(l.rows);
 	free(l.cap);
+	free(l.seen);
 	free(l.col);
 	free(l.drawn);
 	refgraph_free(&l.g);

@@ -15,7 +15,7 @@ void refgraph_init(struct refgraph *g, const struct tracefile *tf)
 	g->tf = tf;
 	g->node = xcalloc(tf->names.nr, sizeof(*g->node));
 	for (uint32_t i = 0; i < tf->names.nr; i++) {
-		g->node[i].owner = g->node[i].func = NONE;
+		g->node[i].owner = g->node[i].func = g->node[i].opener = NONE;
 		g->node[i].first_ev = NONE;
 		g->node[i].in = g->node[i].out = NONE;
 	}
@@ -185,15 +185,47 @@ static void ref_drop(struct refgraph *g, const struct tev *ev, uint32_t from, ui
 
 	if (s && g->edge[s - 1].count) {
 		edge_drop(g, &g->edge[s - 1]);
+		/*
+		 * A holder that drops its last reference on what it points at
+		 * is done with it (kobject_del() clears the parent pointer as
+		 * it puts the parent; a callback puts its kobject when it has
+		 * used it): the pointer goes with the reference that made it
+		 * safe to follow.
+		 */
+		for (uint8_t t = E_PTR; t <= E_PARENT && type == E_REF; t++) {
+			uint32_t p = g->edge[s - 1].count ? 0 : *edge_slot(g, from, to, t);
+
+			if (p && g->edge[p - 1].count) {
+				g->edge[p - 1].count = 0;
+				unlink_edge(g, &g->edge[p - 1]);
+			}
+		}
 		return;
 	}
 	if (ev->has_count && ev->count >= 0 && g->node[to].held[type] <= (uint64_t)ev->count)
 		return;
-	for (uint32_t i = g->node[to].in; i != NONE; i = g->edge[i].next_in)
-		if (g->edge[i].type == type) {
-			edge_drop(g, &g->edge[i]);
-			return;
+	/*
+	 * A put charged to a task most likely matches a get charged to a task
+	 * (code that did not say whom it took the reference for): drop one of
+	 * those first, and only then whatever else holds the object.
+	 */
+	bool by_task = g->tf->kind[from] == KIND_TASK;
+	uint32_t pick = NONE, looked = 0;
+
+	/* A bounded look: a much-held object must not make each put O(holders). */
+	for (uint32_t i = g->node[to].in; i != NONE && looked < 64; i = g->edge[i].next_in) {
+		if (g->edge[i].type != type)
+			continue;
+		looked++;
+		if (pick == NONE)
+			pick = i;
+		if (!by_task || g->tf->kind[g->edge[i].from] == KIND_TASK) {
+			pick = i;
+			break;
 		}
+	}
+	if (pick != NONE)
+		edge_drop(g, &g->edge[pick]);
 }
 
 /*
@@ -234,7 +266,12 @@ static void apply(struct refgraph *g, uint32_t i)
 	/* No by=: the task doing it is the holder, as far as we can tell. */
 	uint32_t by = ev->by != NONE ? ev->by : ev->task;
 
-	mention(g, ev->obj, i);
+	/*
+	 * An oops names the module whose code faulted, or just "kernel:ksim":
+	 * that alone does not make an object worth a node.
+	 */
+	if (ev->type != TEV_oops)
+		mention(g, ev->obj, i);
 	mention(g, ev->by, i);
 	mention(g, ev->ref, i);
 	mention(g, ev->parent, i);
@@ -251,9 +288,13 @@ static void apply(struct refgraph *g, uint32_t i)
 	case TEV_create:
 		/* A name reused after free is a new object (ksim adds #N, others may not). */
 		n->created = ev->seq;
-		n->freed = n->released = n->deactivated = n->closed = 0;
+		n->freed = n->released = n->deactivated = n->closed = n->removed = 0;
+		if (ev->func != NONE)	/* a work item: the function it is for */
+			n->func = ev->func;
 		/* fallthrough */
 	case TEV_open:
+		if (ev->type == TEV_open)
+			n->opener = ev->task;
 		if (ev->ref != NONE)
 			ptr_set(g, ev->obj, ev->ref, E_PTR, i);
 		if (ev->parent != NONE)
@@ -285,6 +326,9 @@ static void apply(struct refgraph *g, uint32_t i)
 		report_dangling(g, ev->obj, i);
 		drop_pointers(g, ev->obj, true);
 		break;
+	case TEV_remove:
+		n->removed = ev->seq;
+		break;
 	case TEV_active_fail:
 		n->active_fails++;
 		break;
@@ -306,7 +350,12 @@ static void apply(struct refgraph *g, uint32_t i)
 		break;
 	case TEV_work_queue:
 		n->work = WORK_QUEUED;
-		if (ev->func != NONE)
+		/*
+		 * The function that matters is the one in the owner module:
+		 * sysfs_schedule_callback_work() is the kernel's, the callback
+		 * it calls (named at create) is the driver's.
+		 */
+		if (ev->func != NONE && (ev->owner != NONE || n->func == NONE))
 			n->func = ev->func;
 		/* The queued function is code in the owner module: point at it. */
 		if (n->owner != NONE)
@@ -343,6 +392,15 @@ void refgraph_replay(struct refgraph *g, uint32_t upto)
 		apply(g, g->applied);
 }
 
+const struct edge *refgraph_edge(const struct refgraph *g, uint32_t from, uint32_t to,
+				 uint8_t type)
+{
+	/* edge_slot() only probes: it changes nothing but its return value. */
+	uint32_t s = *edge_slot((struct refgraph *)g, from, to, type);
+
+	return s && g->edge[s - 1].count ? &g->edge[s - 1] : NULL;
+}
+
 bool refgraph_stale(const struct refgraph *g, uint32_t n)
 {
 	const struct node *x = &g->node[n];
@@ -364,8 +422,10 @@ bool refgraph_dangles(const struct refgraph *g, const struct edge *e)
 	/*
 	 * A released object is being torn down by its release method, which
 	 * frees what it points at before freeing itself: that order is right.
+	 * Not so for a module's memory: release() reading it is the crash.
 	 */
-	if ((e->type == E_PTR || e->type == E_PARENT) && g->node[e->from].released)
+	if ((e->type == E_PTR || e->type == E_PARENT) && g->node[e->from].released &&
+	    g->tf->kind[e->to] != g->tf->module_kind)
 		return false;
 	if (t->freed || (g->tf->kind[e->to] == g->tf->module_kind && module_gone(g, e->to)))
 		return true;

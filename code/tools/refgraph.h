@@ -41,10 +41,12 @@ enum work_state { WORK_NONE, WORK_QUEUED, WORK_RUNNING, WORK_DONE };
 /* State of one name (object or task) after the events replayed so far. */
 struct node {
 	uint64_t created, released, freed, deactivated, closed;	/* seq, 0: not yet */
+	uint64_t removed;	/* sysfs nodes: unlinked from the tree */
 	uint64_t loaded, unloaded;	/* modules */
 	int64_t count;
 	uint32_t owner;		/* module node, or NONE */
 	uint32_t func;		/* work items: the queued function */
+	uint32_t opener;	/* files: the task that opened it, or NONE */
 	uint32_t active_fails;
 	uint32_t nev;		/* events with this as OBJECT */
 	uint32_t first_ev;	/* event index of first mention, NONE if none */
@@ -80,6 +82,10 @@ void refgraph_free(struct refgraph *g);
 
 /* refgraph_replay - apply events [g->applied, upto): linear in their number. */
 void refgraph_replay(struct refgraph *g, uint32_t upto);
+
+/* refgraph_edge - the live edge (from, to, type), or NULL. */
+const struct edge *refgraph_edge(const struct refgraph *g, uint32_t from, uint32_t to,
+				 uint8_t type);
 
 /* A module is gone between its mod_unload and a later mod_load. */
 static inline bool module_gone(const struct refgraph *g, uint32_t m)

@@ -9,15 +9,27 @@
 /* Past these, a figure no longer renders in seconds nor reads at all. */
 #define DEFAULT_MAX_NODES 200
 #define DEFAULT_MAX_EVENTS 2000
+/* Collapsed lifelines: this many rows still tell a story at a glance. */
+#define DEFAULT_MAX_OBJECTS 12
 
 struct view {
 	uint32_t upto;		/* replay events [0, upto) */
 	const char *at;		/* how the user named that moment, or NULL: the end */
+	const char *moment;	/* --before-last/--after-last: "before the last close" */
+	const char *title;	/* --title, else the trace's path */
+	bool hide_gone;		/* --hide-gone: no freed object nothing refers to */
+	bool legend;		/* --legend: say what colours and styles mean */
 	bool *only;		/* kinds id -> keep, or NULL: every kind */
 	uint32_t *seeds;	/* --object: these names and their neighbours */
 	uint32_t nseeds;
-	uint32_t max_nodes, max_events;
+	uint32_t max_nodes, max_events, max_objects;
 };
+
+/* view_title - what the figure is of: --title, else the trace file's name. */
+static inline const char *view_title(const struct view *v, const struct tracefile *tf)
+{
+	return v->title ? v->title : tf->path;
+}
 
 /* view_keeps_kind - --only lets this name's kind through. */
 static inline bool view_keeps_kind(const struct view *v, const struct tracefile *tf, uint32_t n)

@@ -217,7 +217,7 @@ START_TEST(stage2_queued_callback_into_unloaded_module_is_red)
 	struct run r = ok_run(RUN(trace("stage2-callback.trace")));
 
 	ck_assert_msg(has_line(r.out,
-			       "tooltip=\"work:sysfs_schedule_callback_work#1 -> module:scsi_mod func\"",
+			       "tooltip=\"work:sysfs_schedule_callback_work#1 -> module:scsi_mod func ",
 			       "color=red"),
 		      "the work item's function lives in unloaded scsi_mod: red");
 	run_free(&r);
@@ -229,7 +229,7 @@ START_TEST(stage2_callback_is_fine_while_module_loaded)
 	struct run r = ok_run(RUN("--at", "queued", trace("stage2-callback.trace")));
 
 	ck_assert(has_line(r.out, "work:sysfs_schedule_callback_work#1 -> module:scsi_mod func",
-			   "func=sdev_store_delete_callback"));
+			   "func sdev_store_delete_callback"));
 	ck_assert_msg(!has_red_edge(r.out), "scsi_mod is still loaded at 'queued':\n%s", r.out);
 	run_free(&r);
 }
@@ -258,7 +258,7 @@ START_TEST(stage2_module_reference_is_drawn_while_held)
 {
 	struct run r = ok_run(RUN("--at", "6", trace("stage2-callback.trace")));
 
-	ck_assert(has_line(r.out, "file:sh[2]/1 -> module:scsi_mod module", "module ref"));
+	ck_assert(has_line(r.out, "file:sh[2]/1 -> module:scsi_mod module", "try_module_get"));
 	run_free(&r);
 	r = ok_run(RUN("--at", "11", trace("stage2-callback.trace")));
 	ck_assert(!has_line(r.out, "file:sh[2]/1 -> module:scsi_mod module", NULL));
@@ -307,6 +307,21 @@ START_TEST(stage3_active_reference_exists_at_mark_and_not_at_end)
 }
 END_TEST
 
+START_TEST(stage3_lifelines_show_active_reference_held)
+{
+	struct run r = ok_run(RUN("--lifelines", trace("stage3-clean.trace")));
+
+	/* Events 10 and 14 (indices 9 and 13): active_get and active_put on /sys/devices/mouse0. */
+	ck_assert_msg(has_line(r.out, "\te9 -> e13 ", "an active reference is held"),
+		      "between active_get and active_put the line is drawn thick blue:\n%s", r.out);
+	ck_assert(strstr(r.out, "thick blue: an active reference is held"));
+	run_free(&r);
+	r = ok_run(RUN("--lifelines", trace("stage1-uaf.trace")));
+	ck_assert_msg(!strstr(r.out, "thick blue"), "no key for what is not drawn");
+	run_free(&r);
+}
+END_TEST
+
 START_TEST(at_seq_and_label_prefix)
 {
 	const char *edge = "file:cat[2]/3 -> dirent:/sys/devices/mouse0/resolution active";
@@ -337,6 +352,204 @@ START_TEST(at_unknown_label_is_an_error)
 	ck_assert_msg(!strncmp(r.err, prefix, strlen(prefix)) && strstr(r.err, "no_such_mark"),
 		      "want 'FILE:LINE: ...no_such_mark...', got: %s", r.err);
 	ck_assert_str_eq(r.out, "");
+	run_free(&r);
+}
+END_TEST
+
+/* --- moments named by events: the seed scripts carry no marks -------------- */
+
+START_TEST(before_last_close_is_the_moment_the_file_still_holds)
+{
+	/* The file points at its dirent and holds a count on it: one edge, both words. */
+	const char *hold = "tooltip=\"file:cat[2]/3 -> dirent:/sys/devices/mouse0/resolution ref get\"";
+	struct run r = ok_run(RUN("--before-last", "close", trace("stage3-clean.trace")));
+
+	ck_assert_msg(strstr(r.out, hold), "before the close the file holds its dirent:\n%s", r.out);
+	ck_assert(has_line(r.out, "label=", "just before the last close (event 27)"));
+	run_free(&r);
+	r = ok_run(RUN("--after-last", "close", trace("stage3-clean.trace")));
+	/* Closed, it follows its pointer no more; its count goes with the put after it. */
+	ck_assert_msg(!strstr(r.out, hold) &&
+		      strstr(r.out, "file:cat[2]/3 -> dirent:/sys/devices/mouse0/resolution get\""),
+		      "right after the close only the counted reference is left:\n%s", r.out);
+	ck_assert(has_line(r.out, "label=", "right after the last close (event 27)"));
+	run_free(&r);
+}
+END_TEST
+
+START_TEST(before_last_event_on_one_object)
+{
+	const char *edge = "file:cat[2]/3 -> dirent:/sys/devices/mouse0/resolution active";
+	struct run r = ok_run(RUN("--before-last", "active_put:dirent:/sys/devices/mouse0/resolution",
+				  trace("stage3-clean.trace")));
+
+	ck_assert_msg(strstr(r.out, edge), "before its active_put the read holds it");
+	ck_assert(has_line(r.out, "label=", "of dirent:/sys/devices/mouse0/resolution (event 13)"));
+	run_free(&r);
+	/* The short name works too, and so does an event that has no object filter. */
+	r = ok_run(RUN("--after-last", "mod_unload:mousedrv", trace("stage3-clean.trace")));
+	ck_assert(has_line(r.out, "label=", "right after the last mod_unload of mousedrv (event 25)"));
+	run_free(&r);
+}
+END_TEST
+
+START_TEST(moment_errors_are_usage_errors)
+{
+	const char *path = trace("stage3-clean.trace");
+	char prefix[600];
+	struct run r = RUN("--before-last", "oops", path);
+
+	snprintf(prefix, sizeof(prefix), "%s:", path);
+	ck_assert_int_eq(r.status, 2);
+	ck_assert_msg(!strncmp(r.err, prefix, strlen(prefix)) && strstr(r.err, "no 'oops' event"),
+		      "want 'FILE:LINE: no 'oops' event...', got: %s", r.err);
+	ck_assert_str_eq(r.out, "");
+	run_free(&r);
+	r = RUN("--before-last", "close:file:nosuch", path);
+	ck_assert_int_eq(r.status, 2);
+	run_free(&r);
+	r = RUN("--after-last", "frobnicate", path);
+	ck_assert_int_eq(r.status, 2);
+	ck_assert_msg(strstr(r.err, "no such event kind"), "got: %s", r.err);
+	run_free(&r);
+	r = RUN("--at", "reading", "--before-last", "close", path);
+	ck_assert_int_eq(r.status, 2);
+	ck_assert(strstr(r.err, "only one of"));
+	run_free(&r);
+}
+END_TEST
+
+/* --- what the figures of the seed examples rely on ------------------------ */
+
+START_TEST(release_reading_an_unloaded_module_is_red)
+{
+	const char *edge = "tooltip=\"kobject:host0 -> module:libata ref\"";
+	struct run r = ok_run(RUN("--before-last", "close", trace("host-release.trace")));
+
+	ck_assert_msg(has_line(r.out, edge, "color=red"),
+		      "host0 points into libata, which is unloaded: red\n%s", r.out);
+	run_free(&r);
+	r = ok_run(RUN(trace("host-release.trace")));
+	ck_assert_msg(has_line(r.out, edge, "color=red"),
+		      "host0's release reads libata's data: still red once it is released");
+	ck_assert(has_line(r.out, "tooltip=\"kobject:host0\"", "released at 18"));
+	run_free(&r);
+}
+END_TEST
+
+START_TEST(child_holding_its_parent_is_one_edge)
+{
+	struct run r = ok_run(RUN("--before-last", "close", trace("host-release.trace")));
+
+	ck_assert_msg(has_line(r.out, "kobject:0:0:0:0 -> kobject:host0 parent get",
+			       "parent + kobject_get"),
+		      "the parent pointer and the child's get are drawn as one edge:\n%s", r.out);
+	ck_assert_msg(!strstr(r.out, "kobject:0:0:0:0 -> kobject:host0 get\""),
+		      "no second edge for the get");
+	run_free(&r);
+}
+END_TEST
+
+START_TEST(task_put_drops_a_task_get_first)
+{
+	struct run r = ok_run(RUN("--before-last", "close", trace("host-release.trace")));
+
+	ck_assert_msg(strstr(r.out, "file:/sys/block/sda/device/delete -> kobject:0:0:0:0 ref get"),
+		      "rmmod's puts must leave the open file's reference:\n%s", r.out);
+	ck_assert_msg(!strstr(r.out, "insmod[2] -> kobject:0:0:0:0"),
+		      "the task-charged get is the one a task-charged put drops");
+	run_free(&r);
+}
+END_TEST
+
+START_TEST(pointer_goes_with_the_holders_last_put)
+{
+	const char *edge = "work:sysfs_schedule_callback_work -> kobject:0:0:0:0 ref";
+	struct run r = ok_run(RUN("--before-last", "put", trace("callback-put.trace")));
+
+	ck_assert_msg(has_line(r.out, edge, "ref + kobject_get"),
+		      "while the callback holds its kobject, pointer and get are one edge:\n%s", r.out);
+	run_free(&r);
+	r = ok_run(RUN(trace("callback-put.trace")));
+	ck_assert_msg(!strstr(r.out, edge),
+		      "after its own put the callback's pointer is no reference:\n%s", r.out);
+	ck_assert(!has_red_edge(r.out));
+	run_free(&r);
+}
+END_TEST
+
+START_TEST(oops_in_no_object_draws_no_node)
+{
+	struct run r = ok_run(RUN(trace("host-release.trace")));
+
+	ck_assert(has_line(r.out, "shape=note", "Oops at 19"));
+	ck_assert_msg(!strstr(r.out, "tooltip=\"kernel:ksim\""),
+		      "kernel:ksim is where the oops happened, not an object to draw");
+	run_free(&r);
+}
+END_TEST
+
+START_TEST(file_names_the_task_that_opened_it)
+{
+	struct run r = ok_run(RUN(trace("stage1-uaf.trace")));
+
+	ck_assert(has_line(r.out, "tooltip=\"file:cat[2]/3\"", "opened by cat[2]"));
+	run_free(&r);
+}
+END_TEST
+
+/* --- figure options: --hide-gone, --legend, --title ------------------------ */
+
+START_TEST(hide_gone_keeps_only_what_still_matters)
+{
+	struct run r = ok_run(RUN("--hide-gone", trace("stage1-uaf.trace")));
+
+	ck_assert_msg(has_line(r.out, "tooltip=\"slab:mouse_priv#1\"", "freed at 12"),
+		      "a freed object something still points at is the bug: it stays");
+	ck_assert(has_red_edge(r.out));
+	run_free(&r);
+	r = ok_run(RUN("--hide-gone", trace("stage3-clean.trace")));
+	ck_assert_msg(!strstr(r.out, "tooltip=\"kobject:mouse0\"") &&
+		      !strstr(r.out, "tooltip=\"file:cat[2]/3\"") &&
+		      !strstr(r.out, "tooltip=\"dirent:"),
+		      "at the end of a clean run everything is freed and unreferenced:\n%s", r.out);
+	ck_assert_msg(strstr(r.out, "tooltip=\"module:mousedrv\""), "modules stay");
+	run_free(&r);
+	r = ok_run(RUN(trace("stage3-clean.trace")));
+	ck_assert_msg(strstr(r.out, "tooltip=\"kobject:mouse0\""), "without it, all are drawn");
+	run_free(&r);
+}
+END_TEST
+
+START_TEST(legend_explains_what_is_drawn)
+{
+	struct run r = ok_run(RUN("--legend", trace("stage1-uaf.trace")));
+
+	ck_assert(has_line(r.out, "legend [", "red arrow"));
+	ck_assert(has_line(r.out, "legend [", "red note"));
+	assert_renders(r.out, "dot");
+	run_free(&r);
+	r = ok_run(RUN("--legend", "--at", "reading", trace("stage3-clean.trace")));
+	ck_assert(has_line(r.out, "legend [", "blue dashed arrow"));
+	ck_assert_msg(!has_line(r.out, "legend [", "red arrow"),
+		      "the key explains only what the figure shows");
+	run_free(&r);
+	r = ok_run(RUN(trace("stage1-uaf.trace")));
+	ck_assert(!strstr(r.out, "legend ["));
+	run_free(&r);
+}
+END_TEST
+
+START_TEST(title_replaces_the_path)
+{
+	struct run r = ok_run(RUN("--title", "Stage 1, \"uaf\"", trace("stage1-uaf.trace")));
+
+	ck_assert_msg(strstr(r.out, "label=\"Stage 1, \\\"uaf\\\": end of trace (event 14)\""),
+		      "got:\n%s", r.out);
+	ck_assert_msg(!strstr(r.out, "stage1-uaf.trace"), "a figure must not name a scratch path");
+	run_free(&r);
+	r = ok_run(RUN("-l", "--title", "Stage 1", trace("stage1-uaf.trace")));
+	ck_assert(strstr(r.out, "label=\"Stage 1: lifelines"));
 	run_free(&r);
 }
 END_TEST
@@ -391,7 +604,7 @@ END_TEST
 
 static const char *const stories[] = {
 	"stage1-uaf.trace", "stage2-callback.trace", "stage3-clean.trace",
-	"comments.trace", "unknown-event.trace",
+	"comments.trace", "unknown-event.trace", "host-release.trace", "callback-put.trace",
 };
 
 START_TEST(reference_graph_renders_with_dot)
@@ -685,15 +898,59 @@ START_TEST(hundred_thousand_events_collapse_and_render_fast)
 	run_free(&r);
 
 	r = ok_run(RUN("--lifelines", path));
-	ck_assert(strstr(r.out, "most eventful"));
+	ck_assert(strstr(r.out, "the 12 most eventful"));
+	ck_assert_msg(strstr(r.out, "\tr11 [") && !strstr(r.out, "\tr12 [label"),
+		      "collapsed lifelines keep 12 objects, not one");
+	ck_assert_msg(has_line(r.out, " -> ", "events\""),
+		      "a row cut short says how many of its events are left out");
 	t = now();
 	assert_renders(r.out, "neato");
 	ck_assert_msg(now() - t < 10.0, "collapsed lifelines must render in seconds");
+	run_free(&r);
+	r = ok_run(RUN("--lifelines", "--max-objects", "3", path));
+	ck_assert(strstr(r.out, "the 3 most eventful"));
+	ck_assert(strstr(r.out, "\tr2 [") && !strstr(r.out, "\tr3 [shape=plaintext, style=\"\", fontsize=10, pos=\"110,-144!\""));
 	run_free(&r);
 
 	r = ok_run(RUN("--at", "50000", "--object", "dev100", path));
 	ck_assert(!strstr(r.out, "collapsed: "));
 	assert_renders(r.out, "dot");
+	run_free(&r);
+	unlink(path);
+}
+END_TEST
+
+/*
+ * A small figure ranks holders above what they hold; past a few dozen
+ * references the counted ones stop constraining dot, or it takes minutes.
+ */
+START_TEST(many_references_float_in_the_layout)
+{
+	char path[512];
+	int fd = scratch(path, sizeof(path), "many");
+	FILE *f = fdopen(fd, "w");
+	unsigned seq = 0;
+	struct run r;
+	double t;
+
+	fputs("ksim-trace 1\n", f);
+	for (int i = 0; i < 150; i++) {
+		fprintf(f, "%u sh[1] create kobject:k%d count=1\n", ++seq, i);
+		fprintf(f, "%u sh[1] create dirent:/sys/k%d count=1 ref=kobject:k%d\n", ++seq, i, i);
+		fprintf(f, "%u cat[2] open file:f%d ref=dirent:/sys/k%d\n", ++seq, i, i);
+		fprintf(f, "%u cat[2] get kobject:k%d count=2 by=file:f%d\n", ++seq, i, i);
+	}
+	fclose(f);
+	r = ok_run(RUN("--max-nodes", "1000", path));
+	ck_assert_msg(has_line(r.out, "file:f7 -> kobject:k7 get", "constraint=false"),
+		      "150 counted references must not constrain the ranking");
+	ck_assert(!has_line(r.out, "dirent:/sys/k7 -> kobject:k7 ref", "constraint=false"));
+	t = now();
+	assert_renders(r.out, "dot");
+	ck_assert_msg(now() - t < 10.0, "450 nodes took %.1f s to lay out", now() - t);
+	run_free(&r);
+	r = ok_run(RUN(trace("stage1-uaf.trace")));
+	ck_assert_msg(!strstr(r.out, "constraint=false"), "a small figure ranks every edge");
 	run_free(&r);
 	unlink(path);
 }
@@ -717,8 +974,25 @@ static Suite *trace2dot_suite(void)
 	tcase_add_test(tc, stage2_lifelines_cross_edge_to_unload);
 	tcase_add_test(tc, stage3_clean_story_has_no_red_edge);
 	tcase_add_test(tc, stage3_active_reference_exists_at_mark_and_not_at_end);
+	tcase_add_test(tc, stage3_lifelines_show_active_reference_held);
 	tcase_add_test(tc, at_seq_and_label_prefix);
 	tcase_add_test(tc, at_unknown_label_is_an_error);
+	tcase_add_test(tc, before_last_close_is_the_moment_the_file_still_holds);
+	tcase_add_test(tc, before_last_event_on_one_object);
+	tcase_add_test(tc, moment_errors_are_usage_errors);
+	tcase_add_test(tc, release_reading_an_unloaded_module_is_red);
+	tcase_add_test(tc, child_holding_its_parent_is_one_edge);
+	tcase_add_test(tc, task_put_drops_a_task_get_first);
+	tcase_add_test(tc, pointer_goes_with_the_holders_last_put);
+	tcase_add_test(tc, oops_in_no_object_draws_no_node);
+	tcase_add_test(tc, file_names_the_task_that_opened_it);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("figure options");
+	tcase_set_timeout(tc, 20);
+	tcase_add_test(tc, hide_gone_keeps_only_what_still_matters);
+	tcase_add_test(tc, legend_explains_what_is_drawn);
+	tcase_add_test(tc, title_replaces_the_path);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("filters");
@@ -754,6 +1028,7 @@ static Suite *trace2dot_suite(void)
 	tc = tcase_create("scale");
 	tcase_set_timeout(tc, 90);
 	tcase_add_test(tc, hundred_thousand_events_collapse_and_render_fast);
+	tcase_add_test(tc, many_references_float_in_the_layout);
 	suite_add_tcase(s, tc);
 	return s;
 }
