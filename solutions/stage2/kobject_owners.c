@@ -1,0 +1,41 @@
+/* kobject_owners.c - find the owners: the modules a kobject's last put may reach. */
+#include <string.h>
+#include "exercise.h"
+#include "kobject_owners.h"
+#include "module.h"
+
+/*
+ * add_module - append the module that contains addr to mods[0..n), unless
+ * addr is 0, is ksim's own (no module), or its module is there already.
+ * Returns the new n.
+ */
+static int add_module(const char **mods, int n, int max, uintptr_t addr)
+{
+	const char *name = addr ? module_name_of(addr, NULL) : NULL;
+
+	if (!name || n >= max)
+		return n;
+	for (int i = 0; i < n; i++)
+		if (strcmp(mods[i], name) == 0)
+			return n;
+	mods[n] = name;
+	return n + 1;
+}
+
+int kobject_owners(const struct kobject *kobj, const char **mods, int max)
+{
+	int n = 0;
+
+	/* BEGIN EXERCISE kobject_owners: for kobj and each parent, add_module() its release code (owner_code, else ktype->release) and its release_reads */
+	for (; kobj; kobj = kobj->parent) {
+		uintptr_t code = kobj->owner_code;
+
+		if (!code && kobj->ktype)
+			code = (uintptr_t)kobj->ktype->release;
+		n = add_module(mods, n, max, code);
+		n = add_module(mods, n, max, kobj->release_reads);
+	}
+	/* STUB: (void)kobj; (void)mods; (void)max; (void)add_module; */
+	/* END EXERCISE */
+	return n;
+}
