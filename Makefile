@@ -41,7 +41,7 @@ CHECK_TARGETS :=
 
 # ---------------------------------------------------------------- deps
 # The Debian packages the workbook needs; `make deps` installs the missing ones.
-DEB_PACKAGES := gcc make check pkg-config valgrind graphviz pandoc libsubunit-dev
+DEB_PACKAGES := gcc make check pkg-config valgrind graphviz pandoc libsubunit-dev wkhtmltopdf
 HELP += "deps             install the Debian packages the workbook needs (apt-get; sudo if not root)"
 .PHONY: deps
 deps:
@@ -84,8 +84,16 @@ overlay = $(strip $(foreach f,$(sort $(notdir $(foreach l,$(call stage_layers,$(
 	$(lastword $(foreach l,$(call stage_layers,$(1),$(2)),$(wildcard $(l)/$(3)$(f))))))
 overlay_hdr = $(foreach l,$(call stage_layers,$(1),$(2)),$(wildcard $(l)/*.h))
 # Headers: the highest layer first, so a stage's own sysfs.h wins over stage 1's.
+# -I- makes that hold for headers included by lower-layer files too: without
+# it gcc looks in the including file's own directory first, so
+# code/stage1/device.h would get code/stage1/sysfs.h even where stage 3 has
+# its own.  (-iquote cannot switch that off; gcc calls -I- obsolete in a
+# note on every compile, which OVERLAY_CC filters out.)  <valgrind/helgrind.h>
+# relies on that lookup for its own "valgrind.h": -idirafter gives it back.
 reverse = $(if $(1),$(call reverse,$(wordlist 2,$(words $(1)),$(1))) $(firstword $(1)))
-overlay_inc = $(foreach l,$(call reverse,$(call stage_layers,$(1),$(2))),-I$(l))
+VALGRIND_INC := $(patsubst -I%,-idirafter %,$(shell pkg-config --cflags-only-I valgrind 2>/dev/null))
+overlay_inc = $(foreach l,$(call reverse,$(call stage_layers,$(1),$(2))),-I$(l)) -I- $(VALGRIND_INC)
+OVERLAY_CC = $(CC) 2> >(grep -v "obsolete option .-I-. used" >&2)
 
 # STAGE_RULES(N, own, dir, SOLUTIONS-value)
 define STAGE_RULES
@@ -97,7 +105,7 @@ S$(1)_$(2)_CFLAGS := $$(CFLAGS) $$(call overlay_inc,$(1),$(2)) -DKSIM_STAGE=$(1)
 
 $(3)/ksim: $$(KERNEL_OBJ) $$(SHELL_OBJ) $$(S$(1)_$(2)_SRC) $$(S$(1)_$(2)_HDR) $$(S$(1)_$(2)_MODS)
 	@mkdir -p $$(@D)
-	@$$(CC) $$(S$(1)_$(2)_CFLAGS) -o $$@ $$(KERNEL_OBJ) $$(SHELL_OBJ) $$(S$(1)_$(2)_SRC) $$(LDFLAGS) $$(LDLIBS) \
+	@$$(OVERLAY_CC) $$(S$(1)_$(2)_CFLAGS) -o $$@ $$(KERNEL_OBJ) $$(SHELL_OBJ) $$(S$(1)_$(2)_SRC) $$(LDFLAGS) $$(LDLIBS) \
 		|| { echo "BUILD ERROR: stage $(1) ($(2)) does not compile; fix the first error above." >&2; false; }
 	@echo "  LD      $$@"
 
@@ -105,13 +113,13 @@ $(3)/ksim: $$(KERNEL_OBJ) $$(SHELL_OBJ) $$(S$(1)_$(2)_SRC) $$(S$(1)_$(2)_HDR) $$
 $(3)/stage.a: $$(S$(1)_$(2)_SRC) $$(S$(1)_$(2)_HDR)
 	@mkdir -p $$(@D)/obj
 	@rm -f $$@
-	@$$(foreach c,$$(S$(1)_$(2)_SRC),$$(CC) $$(S$(1)_$(2)_CFLAGS) -c $$(c) -o $$(@D)/obj/$$(notdir $$(c:.c=.o)) &&) true
+	@$$(foreach c,$$(S$(1)_$(2)_SRC),$$(OVERLAY_CC) $$(S$(1)_$(2)_CFLAGS) -c $$(c) -o $$(@D)/obj/$$(notdir $$(c:.c=.o)) &&) true
 	@echo "  AR      $$@"
 	@ar rcs $$@ $$(patsubst %.c,$$(@D)/obj/%.o,$$(notdir $$(S$(1)_$(2)_SRC)))
 
 $(3)/%.so: $$(S$(1)_$(2)_HDR) $$(S$(1)_$(2)_MODSRC)
 	@mkdir -p $$(@D)
-	@$$(CC) $$(S$(1)_$(2)_CFLAGS) $$(MODFLAGS) -shared -o $$@ $$(filter %/$$*.c,$$(S$(1)_$(2)_MODSRC)) \
+	@$$(OVERLAY_CC) $$(S$(1)_$(2)_CFLAGS) $$(MODFLAGS) -shared -o $$@ $$(filter %/$$*.c,$$(S$(1)_$(2)_MODSRC)) \
 		|| { echo "BUILD ERROR: module $$* of stage $(1) ($(2)) does not compile." >&2; false; }
 	@echo "  MOD     $$@"
 
@@ -119,7 +127,7 @@ $(3)/%.so: $$(S$(1)_$(2)_HDR) $$(S$(1)_$(2)_MODSRC)
 S$(1)_$(2)_TESTS := $$(patsubst tests/stage$(1)/%.c,$(3)/tests/%,$$(wildcard tests/stage$(1)/test_*.c))
 $(3)/tests/%: tests/stage$(1)/%.c $$(wildcard tests/lib/*.h) $(3)/stage.a $$(KERNEL_OBJ) $$(TESTLIB_OBJ)
 	@mkdir -p $$(@D)
-	@$$(CC) $$(S$(1)_$(2)_CFLAGS) -Itests/lib $$(CHECK_CFLAGS) -o $$@ $$< $(3)/stage.a $$(KERNEL_OBJ) $$(TESTLIB_OBJ) \
+	@$$(OVERLAY_CC) $$(S$(1)_$(2)_CFLAGS) -Itests/lib $$(CHECK_CFLAGS) -o $$@ $$< $(3)/stage.a $$(KERNEL_OBJ) $$(TESTLIB_OBJ) \
 		$$(LDFLAGS) $$(CHECK_LIBS) $$(LDLIBS) \
 		|| { echo "BUILD ERROR: test $$* of stage $(1) does not compile against $(2)/." >&2; false; }
 	@echo "  TEST    $$@"
@@ -216,10 +224,15 @@ check-valgrind: $(BUILD)/.deps-ok $(foreach n,$(STAGES),$(BUILD)/stage$(n)/ksim)
 	  for tool in memcheck helgrind drd; do grep -q "^$$tool	" tests/stage$$n/valgrind.tsv || continue; \
 	    KSIM=$(BUILD)/stage$$n/ksim tests/lib/valgrind.sh $$tool tests/stage$$n/valgrind.tsv $(BUILD)/valgrind/stage$$n --quiet || fail=1; \
 	  done; done; exit $$fail
+# The last line is the total CI reads: "N passed, M failed" (code/tools/tally.sh).
+# Each target's output is kept in $(BUILD)/check/TARGET.log.
 check: $(BUILD)/.deps-ok
-	@fail=0; for t in $(CHECK_TARGETS); do \
-	  echo "== $$t"; $(MAKE) --no-print-directory $$t || { fail=1; echo "== $$t FAILED"; }; done; \
-	  [ $$fail = 0 ] && echo "make check: all passed" || { echo "make check: FAILED"; exit 1; }
+	@d=$$(mktemp -d $(BUILD)/check.XXXXXX); fail=0; for t in $(CHECK_TARGETS); do \
+	  echo "== $$t"; $(MAKE) --no-print-directory $$t 2>&1 | tee $$d/$$t.log; \
+	  rc=$${PIPESTATUS[0]}; echo $$rc > $$d/$$t.rc; \
+	  [ $$rc = 0 ] || { fail=1; echo "== $$t FAILED"; }; done; \
+	  [ $$fail = 0 ] && echo "make check: all passed" || echo "make check: FAILED"; \
+	  code/tools/tally.sh $$d $(CHECK_TARGETS); rm -rf $(BUILD)/check; mv $$d $(BUILD)/check; [ $$fail = 0 ]
 
 
 # ---------------------------------------------------------------- help

@@ -1,0 +1,57 @@
+/* stage.c - stage 3: the two-counter sysfs_dirent.  What the runner needs of a stage. */
+#include <stdio.h>
+#include "slab.h"
+#include "sysfs_internal.h"
+#include "verify.h"
+#include "vfs.h"
+
+const char *const stage_name = "stage3 (active: s_count for the memory, s_active for the kobject)";
+
+/* The fixed top of the tree: /sys and the directories drivers hang things from. */
+void stage_init(void)
+{
+	static const char *const top[] = { "block", "class", "devices", "module" };
+	struct sysfs_dirent *sd;
+
+	sysfs_root = sysfs_new_dirent("sys", SYSFS_DIR);
+	for (size_t i = 0; i < ARRAY_SIZE(top); i++) {
+		sd = sysfs_new_dirent(top[i], SYSFS_DIR);
+		pthread_mutex_lock(&sysfs_mutex);
+		sysfs_link_child(sysfs_root, sd);
+		pthread_mutex_unlock(&sysfs_mutex);
+	}
+}
+
+/* One counter that must be back to zero: report it if it is not. */
+static int verify_zero(atomic_int *counter, const char *what)
+{
+	int n = atomic_load(counter);
+
+	if (n)
+		printk("stage_verify: %d %s", n, what);
+	return n != 0;
+}
+
+/*
+ * stage_verify - the RFD's check (001-mail, section 3), run after the
+ * scenario, once every process has exited and queued work has run.
+ *
+ * With the two counters, deleting a device must leave nothing behind
+ * that still counts on it: every kobject that was deleted has been
+ * released (a count left over is a reference a driver forgot to drop;
+ * a pending callback's reference has been dropped by now, since queued
+ * work has run), every dirent that was removed has been freed (its files
+ * are closed by now), and no operation is still inside an active
+ * reference.  Prints what is left; the runner turns a non-zero return
+ * into exit status 1.
+ */
+int stage_verify(void)
+{
+	int left = verify_report();
+
+	left += verify_zero(&sysfs_active_refs, "active references still held (a get without a put?)");
+	left += verify_zero(&sysfs_open_files, "files still open");
+	if (left)
+		printk("stage_verify: %d reference%s left after the scenario", left, left == 1 ? "" : "s");
+	return left;
+}

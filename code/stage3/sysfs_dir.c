@@ -1,0 +1,120 @@
+/* sysfs_dir.c - directories for kobjects, their attribute files and symlinks (stage 3: no owner). */
+#include <string.h>
+#include "sysfs.h"
+#include "sysfs_internal.h"
+
+static int sysfs_add(struct sysfs_dirent *parent, const char *name, enum sysfs_type type,
+		     void *what, struct sysfs_dirent **out)
+{
+	struct sysfs_dirent *sd = sysfs_new_dirent(name, type);
+	int err;
+
+	if (type == SYSFS_DIR)
+		sd->s.kobj = what;
+	else if (type == SYSFS_KOBJ_ATTR)
+		sd->s.attr = what;
+	else
+		sd->s.target = sysfs_get(what);
+	pthread_mutex_lock(&sysfs_mutex);
+	err = parent->s_removed ? -ENOENT : sysfs_link_child(parent, sd);
+	if (!err)
+		sysfs_trace_create(sd);
+	pthread_mutex_unlock(&sysfs_mutex);
+	if (err) {
+		sysfs_put(sd);
+		return err;
+	}
+	if (out)
+		*out = sd;
+	return 0;
+}
+
+int sysfs_create_dir_at(struct kobject *kobj, const char *parent_path)
+{
+	struct sysfs_dirent *parent;
+	int err;
+
+	pthread_mutex_lock(&sysfs_mutex);
+	parent = sysfs_lookup(parent_path);
+	pthread_mutex_unlock(&sysfs_mutex);
+	if (!parent)
+		return -ENOENT;
+	err = sysfs_add(parent, kobject_name(kobj), SYSFS_DIR, kobj, &kobj->sd);
+	sysfs_put(parent);
+	return err;
+}
+
+int sysfs_create_dir(struct kobject *kobj)
+{
+	if (kobj->parent && !kobj->parent->sd)
+		return -ENOENT;
+	if (!kobj->parent)
+		return sysfs_create_dir_at(kobj, "/sys/devices");
+	return sysfs_add(kobj->parent->sd, kobject_name(kobj), SYSFS_DIR, kobj, &kobj->sd);
+}
+
+int sysfs_create_file(struct kobject *kobj, struct attribute *attr)
+{
+	return kobj->sd ? sysfs_add(kobj->sd, attr->name, SYSFS_KOBJ_ATTR, attr, NULL) : -ENOENT;
+}
+
+int sysfs_create_link(struct kobject *kobj, struct kobject *target, const char *name)
+{
+	if (!kobj->sd || !target->sd)
+		return -ENOENT;
+	return sysfs_add(kobj->sd, name, SYSFS_KOBJ_LINK, target->sd, NULL);
+}
+
+/* Remove one named entry of kobj's directory. */
+static void sysfs_remove_name(struct kobject *kobj, const char *name)
+{
+	struct sysfs_dirent *sd;
+
+	pthread_mutex_lock(&sysfs_mutex);
+	for (sd = kobj->sd ? kobj->sd->s_children : NULL; sd; sd = sd->s_sibling)
+		if (strcmp(sd->s_name, name) == 0)
+			break;
+	if (sd)
+		sysfs_unlink_child(sd);
+	pthread_mutex_unlock(&sysfs_mutex);
+	if (sd)
+		sysfs_drop_dirent(sd);
+}
+
+void sysfs_remove_file(struct kobject *kobj, struct attribute *attr)
+{
+	sysfs_remove_name(kobj, attr->name);
+}
+
+void sysfs_remove_link(struct kobject *kobj, const char *name)
+{
+	sysfs_remove_name(kobj, name);
+}
+
+/*
+ * sysfs_remove_dir - take kobj's directory and everything in it out of the
+ * tree.  Entries are unlinked under the lock, then dropped outside it,
+ * children before their directory.
+ */
+void sysfs_remove_dir(struct kobject *kobj)
+{
+	struct sysfs_dirent *dir = kobj->sd, *removed = NULL, *sd;
+
+	if (!dir)
+		return;
+	pthread_mutex_lock(&sysfs_mutex);
+	while ((sd = dir->s_children)) {
+		sysfs_unlink_child(sd);
+		sd->s_sibling = removed;	/* reuse the link for our private list */
+		removed = sd;
+	}
+	sysfs_unlink_child(dir);
+	kobj->sd = NULL;
+	pthread_mutex_unlock(&sysfs_mutex);
+	while ((sd = removed)) {
+		removed = sd->s_sibling;
+		sd->s_sibling = NULL;
+		sysfs_drop_dirent(sd);
+	}
+	sysfs_drop_dirent(dir);
+}

@@ -1,0 +1,145 @@
+/* sysfs_active.c - the active reference: s_active, an rw_semaphore used as a counter. */
+#include "exercise.h"
+#include "sysfs_internal.h"
+#include "task.h"
+
+/*
+ * The trick: an rw_semaphore counts its readers, and lets in a writer only
+ * when there are none.  Read it as a counter:
+ *
+ *	down_read_trylock()	one more operation in flight (never sleeps:
+ *				fails once a writer holds or waits for it)
+ *	up_read()		one operation less
+ *	down_write()		deletion: wait until the count is zero, and
+ *				from then on make every trylock fail
+ *
+ * The write side is taken once, when the node is deleted, and never
+ * released: a deleted node stays deleted.  The semaphore is destroyed
+ * with the dirent's memory (sysfs_tree.c), never unlocked.
+ *
+ * No ANNOTATE_RWLOCK_* for helgrind and drd here, on purpose.  They would
+ * make the tools treat s_active as a lock, and a deletion as a write lock
+ * its task never unlocks: every task that deleted a node would be
+ * reported as "still holding" it.  The tools need no help either: the
+ * rw_semaphore is a mutex and a condition variable, so the up_read() of
+ * the last operation and the return of down_write() are ordered by that
+ * mutex, and so is everything the operation did before with everything
+ * the deleting task does after (free the kobject).
+ *
+ * sysfs_active_refs counts the active references held right now, over
+ * all nodes, so that stage_verify() can tell an operation that forgot its
+ * sysfs_put_active() from one that is still running.
+ */
+atomic_int sysfs_active_refs;
+
+/**
+ * sysfs_get_active - start one operation on @sd.
+ * @sd: the node; the caller holds an s_count on it
+ *
+ * Returns @sd, or NULL if @sd is being deleted or is already deleted: the
+ * caller must then fail its operation with -ENODEV and touch nothing of
+ * @sd outside sysfs (kobject, attribute, ops).  The trap: this must never
+ * sleep.  An operation that waited here for a deletion would wait for
+ * ever, since the writer never lets go.
+ */
+struct sysfs_dirent *sysfs_get_active(struct sysfs_dirent *sd)
+{
+	bool ok;
+
+	if (!sd)
+		return NULL;
+	/* BEGIN EXERCISE sysfs_get_active: take s_active for reading without sleeping (rwsem.h); ok says whether you got it */
+	ok = down_read_trylock(&sd->s_active);
+	/* STUB: ok = true; */
+	/* END EXERCISE */
+	if (!ok) {
+		trace_event("active_fail", sd->trace_name, "by=%s", trace_by());
+		return NULL;
+	}
+	atomic_fetch_add(&sysfs_active_refs, 1);
+	trace_event("active_get", sd->trace_name, "by=%s", trace_by());
+	return sd;
+}
+
+/**
+ * sysfs_put_active - end the operation that sysfs_get_active() started.
+ * @sd: the node, as returned by sysfs_get_active() (NULL: nothing to do)
+ *
+ * After this the caller must not touch anything of @sd outside sysfs:
+ * a deletion that waited for this operation may now return, and its
+ * caller may free the kobject at once.
+ */
+void sysfs_put_active(struct sysfs_dirent *sd)
+{
+	if (!sd)
+		return;
+	trace_event("active_put", sd->trace_name, "by=%s", trace_by());
+	atomic_fetch_sub(&sysfs_active_refs, 1);
+	/* BEGIN EXERCISE sysfs_put_active: give back the read side of s_active, waking a deletion that waits */
+	up_read(&sd->s_active);
+	/* END EXERCISE */
+}
+
+/**
+ * sysfs_get_active_two - active references on @sd and on its parent.
+ * @sd: an attribute (or any node); the caller holds an s_count on it
+ *
+ * An attribute's operation uses two things outside sysfs: the attribute
+ * (guarded by @sd's active reference) and the kobject it belongs to
+ * (guarded by the parent directory's).  The parent's is taken first and
+ * released last (sysfs_put_active_two()), so the two nest like locks: no
+ * moment exists at which the operation holds the attribute but not its
+ * kobject.  If either cannot be had, the operation holds neither.
+ *
+ * Returns @sd, or NULL (the caller fails with -ENODEV).
+ */
+struct sysfs_dirent *sysfs_get_active_two(struct sysfs_dirent *sd)
+{
+	/* BEGIN EXERCISE sysfs_get_active_two: the parent's active reference first (if sd has a parent), then sd's; on failure give back what you took */
+	if (sd->s_parent) {
+		if (!sysfs_get_active(sd->s_parent))
+			return NULL;
+		if (!sysfs_get_active(sd)) {
+			sysfs_put_active(sd->s_parent);
+			return NULL;
+		}
+		return sd;
+	}
+	return sysfs_get_active(sd);
+	/* STUB: return sd; */
+	/* END EXERCISE */
+}
+
+/**
+ * sysfs_put_active_two - drop what sysfs_get_active_two() took: @sd's
+ * first, its parent's last.
+ */
+void sysfs_put_active_two(struct sysfs_dirent *sd)
+{
+	/* BEGIN EXERCISE sysfs_put_active_two: sd's active reference first, then the parent's (the reverse of the get) */
+	sysfs_put_active(sd);
+	if (sd->s_parent)
+		sysfs_put_active(sd->s_parent);
+	/* STUB: (void)sd; */
+	/* END EXERCISE */
+}
+
+/**
+ * sysfs_deactivate - @sd is being deleted: no new operation may start,
+ * and the ones in flight must end before the deletion goes on.
+ * @sd: a node already unlinked from the tree; the caller holds an s_count
+ *
+ * Sleeps until the last operation in flight has called
+ * sysfs_put_active(), then returns with the write side held for good.
+ * Called from an operation on @sd itself (an attribute that removes its
+ * own node from its store()), it waits for itself: a deadlock, which the
+ * hung-task watchdog reports.  That is what sysfs_schedule_callback() is
+ * for.
+ */
+void sysfs_deactivate(struct sysfs_dirent *sd)
+{
+	/* BEGIN EXERCISE sysfs_deactivate: take the write side of s_active, and keep it: it is never released */
+	down_write(&sd->s_active);
+	/* END EXERCISE */
+	trace_event("deactivate", sd->trace_name, NULL);
+}

@@ -1,0 +1,61 @@
+#!/bin/bash
+# mistakes.sh TSV OUTDIR - build stage 3 with each classic mistake patched in; the named test must catch it.
+#
+# Each TSV line names a patch against one file of the reference stage, a
+# Check suite, a test case of it and a regex.  The patched file is compiled
+# with the stage's flags and linked, with the reference's other objects,
+# into a ksim and the suite of its own; the case must then fail, and its
+# output must match the regex (the test's name and its message), so each
+# mistake is shown to be caught by the test meant for it.
+#
+# From the environment (tests/stage3/stage3.mk): CC, STAGE_CFLAGS, STAGE_DIR
+# (the reference build, with obj/ and the modules), KERNEL_OBJ, SHELL_OBJ,
+# TESTLIB_OBJ, LINK_FLAGS, CHECK_CFLAGS, CHECK_LIBS.
+set -u
+tsv=$1 out=$2
+status=0 n=0
+quiet() { "$@" 2> >(grep -v "obsolete option .-I-. used" >&2); }
+while IFS=$'\t' read -r patchfile suite case regex; do
+	case $patchfile in ''|'#'*) continue ;; esac
+	n=$((n + 1))
+	name=$(basename "$patchfile" .patch)
+	d=$out/$name
+	rm -rf "$d" && mkdir -p "$d/obj"
+	src=$(sed -n 's/^--- //p' "$patchfile" | head -n 1)
+	obj=$(basename "$src" .c).o
+	cp "$src" "$d/$(basename "$src")"
+	if ! patch -s "$d/$(basename "$src")" < "$patchfile"; then
+		echo "FAIL $name: $patchfile no longer applies to $src (regenerate it)"
+		status=1
+		continue
+	fi
+	objs=()
+	for o in "$STAGE_DIR"/obj/*.o; do
+		[ "$(basename "$o")" = "$obj" ] && objs+=("$d/obj/$obj") || objs+=("$o")
+	done
+	for so in "$STAGE_DIR"/*.so; do ln -sf "$(realpath "$so")" "$d/"; done
+	if ! quiet $CC $STAGE_CFLAGS -c "$d/$(basename "$src")" -o "$d/obj/$obj" ||
+	   ! quiet $CC $STAGE_CFLAGS -o "$d/ksim" $KERNEL_OBJ $SHELL_OBJ "${objs[@]}" $LINK_FLAGS ||
+	   ! quiet $CC $STAGE_CFLAGS -Itests/lib $CHECK_CFLAGS -o "$d/$suite" "tests/stage3/$suite.c" \
+		"${objs[@]}" $KERNEL_OBJ $TESTLIB_OBJ $CHECK_LIBS $LINK_FLAGS; then
+		echo "FAIL $name: does not build"
+		status=1
+		continue
+	fi
+	# A short watchdog: a mistake that hangs should say so quickly.
+	res=$(CK_RUN_CASE=$case KSIM="$d/ksim --hung-timeout 500" KSIM_DIR=$d CK_DEFAULT_TIMEOUT=20 \
+		"$d/$suite" 2>&1)
+	rc=$?
+	if [ $rc -eq 0 ]; then
+		echo "FAIL $name: $suite passed with the mistake in it"
+		status=1
+	elif ! grep -qE -- "$regex" <<<"$res"; then
+		echo "FAIL $name: $suite failed, but not with /$regex/:"
+		printf '%s\n' "$res" | grep -E ':[FE]:' | sed 's/^/    | /' | cut -c1-300
+		status=1
+	else
+		echo "ok $name: caught by $(grep -oE -- "$regex" <<<"$res" | head -n 1 | sed "s/:[0-9]*:.*//")"
+	fi
+done < "$tsv"
+[ $n -gt 0 ] || { echo "mistakes.sh: no line in $tsv" >&2; exit 1; }
+exit $status

@@ -1,0 +1,316 @@
+/* test_active.c - the active reference, called directly: the exercises and their classic mistakes. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include "delay.h"
+#include "device.h"
+#include "exercise.h"
+#include "ktest.h"
+#include "oops.h"
+#include "sysfs_internal.h"
+#include "task.h"
+#include "trace.h"
+#include "vfs.h"
+#include "watchdog.h"
+
+/*
+ * Each test builds a tiny tree, /sys/devices/dev0/attr, straight from the
+ * sysfs internals, and calls the exercise functions on it.  The failure
+ * messages name the exercise and the mistake, so that a student knows
+ * which function to open.
+ */
+static struct sysfs_dirent *dir, *attr;
+
+static void boot(void)
+{
+	task_init_main("test");
+	oops_init();
+	stage_init();
+	dir = sysfs_new_dirent("dev0", SYSFS_DIR);
+	attr = sysfs_new_dirent("attr", SYSFS_KOBJ_ATTR);
+	pthread_mutex_lock(&sysfs_mutex);
+	sysfs_link_child(sysfs_lookup("/sys/devices"), dir);
+	sysfs_link_child(dir, attr);
+	pthread_mutex_unlock(&sysfs_mutex);
+	sysfs_put(dir->s_parent);	/* the lookup's s_count */
+}
+
+/* Read side holders of sd's s_active right now. */
+static int readers(struct sysfs_dirent *sd)
+{
+	int n;
+
+	pthread_mutex_lock(&sd->s_active.lock);
+	n = sd->s_active.readers;
+	pthread_mutex_unlock(&sd->s_active.lock);
+	return n;
+}
+
+static bool writer_in(struct sysfs_dirent *sd)
+{
+	bool w;
+
+	pthread_mutex_lock(&sd->s_active.lock);
+	w = sd->s_active.writer;
+	pthread_mutex_unlock(&sd->s_active.lock);
+	return w;
+}
+
+static void assert_no_todo(void)
+{
+	const char *todo = exercise_pending();
+
+	ck_assert_msg(todo == NULL, "exercise not done yet: %s (see the TODO in exercises/stage3/sysfs_active.c)",
+		      todo);
+}
+
+/* ---- deactivation from another task, so the test can watch it wait ---- */
+
+static atomic_bool deactivated;
+
+static void *deactivate_main(void *arg)
+{
+	sysfs_deactivate(arg);
+	atomic_store(&deactivated, true);
+	return NULL;
+}
+
+static long now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000L + ts.tv_nsec / 1000000L;
+}
+
+/* Wait up to ms for the deleting task to be blocked in down_write. */
+static bool writer_waits(struct sysfs_dirent *sd, long ms)
+{
+	long end = now_ms() + ms;
+	bool waiting = false;
+
+	while (!waiting && now_ms() < end) {
+		pthread_mutex_lock(&sd->s_active.lock);
+		waiting = sd->s_active.writers_waiting > 0;
+		pthread_mutex_unlock(&sd->s_active.lock);
+		if (!waiting)
+			msleep(1);
+	}
+	return waiting;
+}
+
+START_TEST(get_active_counts_one_operation_and_put_active_ends_it)
+{
+	boot();
+	ck_assert_ptr_eq(sysfs_get_active(attr), attr);
+	assert_no_todo();
+	ck_assert_msg(readers(attr) == 1,
+		      "sysfs_get_active() must take s_active for reading (down_read_trylock): %d readers, want 1",
+		      readers(attr));
+	sysfs_put_active(attr);
+	assert_no_todo();
+	ck_assert_msg(readers(attr) == 0, "sysfs_put_active() must give the read side back (up_read): "
+		      "%d readers left", readers(attr));
+}
+END_TEST
+
+START_TEST(deleted_node_get_active_fails)
+{
+	boot();
+	sysfs_deactivate(attr);
+	assert_no_todo();
+	ck_assert_msg(writer_in(attr), "sysfs_deactivate() must take s_active for writing (down_write) and keep it");
+	ck_assert_msg(sysfs_get_active(attr) == NULL,
+		      "sysfs_get_active() succeeded on a deleted node: an operation after deletion would "
+		      "reach the kobject; it must fail (down_read_trylock returns 0 then)");
+	assert_no_todo();
+	ck_assert_msg(readers(attr) == 0, "a failed sysfs_get_active() must not count a reader");
+}
+END_TEST
+
+START_TEST(deactivate_waits_for_the_operation_in_flight)
+{
+	struct task_struct *t;
+
+	boot();
+	ck_assert_ptr_eq(sysfs_get_active(attr), attr);	/* an operation in flight */
+	t = kthread_run(deactivate_main, attr, "rmmod");
+	ck_assert_msg(writer_waits(attr, 2000) || atomic_load(&deactivated),
+		      "the deleting task neither waited nor finished");
+	msleep(50);
+	assert_no_todo();
+	ck_assert_msg(!atomic_load(&deactivated),
+		      "sysfs_deactivate() returned while an operation still held its active reference: "
+		      "the driver would now free what that operation is using (down_write waits for readers)");
+	/* New operations are refused while deletion waits, and without sleeping. */
+	ck_assert_msg(sysfs_get_active(attr) == NULL,
+		      "sysfs_get_active() succeeded while a deletion was waiting: with a stream of "
+		      "operations the deletion would wait for ever");
+	sysfs_put_active(attr);
+	kthread_join(t);
+	ck_assert_msg(atomic_load(&deactivated), "sysfs_deactivate() did not return after the last put");
+	ck_assert_msg(sysfs_get_active(attr) == NULL, "the node must stay deactivated: never up_write()");
+}
+END_TEST
+
+/* ---- the two-node helpers: order and failure paths, from the trace ---- */
+
+static char tracefile[] = "/tmp/ktest-active-XXXXXX";
+
+static char *read_trace(void)
+{
+	FILE *f;
+	char *text;
+	long n;
+
+	trace_close();
+	f = fopen(tracefile, "r");
+	ck_assert_ptr_nonnull(f);
+	fseek(f, 0, SEEK_END);
+	n = ftell(f);
+	rewind(f);
+	text = calloc(1, n + 1);
+	ck_assert_int_eq(fread(text, 1, n, f), n);
+	fclose(f);
+	unlink(tracefile);
+	return text;
+}
+
+static void trace_to_file(void)
+{
+	int fd = mkstemp(tracefile);
+
+	ck_assert_int_ge(fd, 0);
+	close(fd);
+	ck_assert_int_eq(trace_open(tracefile), 0);
+}
+
+START_TEST(active_two_takes_the_parent_first_and_releases_it_last)
+{
+	char *tr;
+	long pget, cget, cput, pput;
+
+	boot();
+	trace_to_file();
+	ck_assert_ptr_eq(sysfs_get_active_two(attr), attr);
+	assert_no_todo();
+	ck_assert_msg(readers(dir) == 1 && readers(attr) == 1,
+		      "sysfs_get_active_two() must hold both nodes' active references (parent %d, node %d)",
+		      readers(dir), readers(attr));
+	sysfs_put_active_two(attr);
+	assert_no_todo();
+	ck_assert_msg(readers(dir) == 0 && readers(attr) == 0,
+		      "sysfs_put_active_two() must drop both (parent %d, node %d left)", readers(dir), readers(attr));
+	tr = read_trace();
+	pget = trace_seq(tr, "active_get", dir->trace_name, 1);
+	cget = trace_seq(tr, "active_get", attr->trace_name, 1);
+	cput = trace_seq(tr, "active_put", attr->trace_name, 1);
+	pput = trace_seq(tr, "active_put", dir->trace_name, 1);
+	ck_assert_msg(pget && cget && pget < cget,
+		      "the parent's active reference must be taken first (trace: parent at %ld, node at %ld)",
+		      pget, cget);
+	ck_assert_msg(cput && pput && cput < pput,
+		      "the parent's active reference must be released last, after the node's: released the "
+		      "parent before the child (trace: node put at %ld, parent put at %ld)", cput, pput);
+	free(tr);
+}
+END_TEST
+
+START_TEST(active_two_fails_whole_when_the_node_is_deleted)
+{
+	struct sysfs_dirent *got;
+
+	boot();
+	sysfs_deactivate(attr);
+	got = sysfs_get_active_two(attr);
+	assert_no_todo();
+	ck_assert_msg(got == NULL, "sysfs_get_active_two() succeeded on a deleted attribute");
+	ck_assert_msg(readers(dir) == 0, "sysfs_get_active_two() failed but kept the parent's active reference: "
+		      "the directory can never be deleted now (give back what you took)");
+}
+END_TEST
+
+START_TEST(active_two_fails_whole_when_the_parent_is_deleted)
+{
+	struct sysfs_dirent *got;
+
+	boot();
+	sysfs_deactivate(dir);
+	got = sysfs_get_active_two(attr);
+	assert_no_todo();
+	ck_assert_msg(got == NULL, "sysfs_get_active_two() succeeded although the kobject's directory is deleted");
+	ck_assert_msg(readers(attr) == 0, "sysfs_get_active_two() failed but kept the node's active reference");
+}
+END_TEST
+
+/* ---- stage_verify: the RFD's check finds what was left behind ---- */
+
+static int releases;
+static void count_release(struct kobject *kobj)
+{
+	(void)kobj;
+	releases++;
+}
+static const struct kobj_type counting_ktype = { .release = count_release };
+
+START_TEST(stage_verify_reports_a_deleted_kobject_still_referenced)
+{
+	struct kobject kobj;
+
+	boot();
+	kobject_init(&kobj, &counting_ktype);
+	ck_assert_int_eq(kobject_add(&kobj, NULL, "leaky0"), 0);
+	kobject_del(&kobj);
+	assert_no_todo();
+	ck_assert_msg(stage_verify() != 0, "stage_verify() missed a deleted kobject that was never released");
+	kobject_put(&kobj);
+	ck_assert_int_eq(releases, 1);
+	ck_assert_msg(stage_verify() == 0, "stage_verify() still complains after the last put");
+}
+END_TEST
+
+START_TEST(stage_verify_reports_a_removed_node_still_open)
+{
+	struct kobject kobj;
+	struct attribute a = { .name = "value", .mode = 0444 };
+	static const struct sysfs_ops ops = { 0 };
+	static const struct kobj_type ktype = { .release = count_release, .sysfs_ops = &ops };
+	struct sysfs_dirent *sd;
+
+	boot();
+	kobject_init(&kobj, &ktype);
+	ck_assert_int_eq(kobject_add(&kobj, NULL, "open0"), 0);
+	ck_assert_int_eq(sysfs_create_file(&kobj, &a), 0);
+	pthread_mutex_lock(&sysfs_mutex);
+	sd = sysfs_lookup("/sys/devices/open0/value");	/* what an open file holds */
+	pthread_mutex_unlock(&sysfs_mutex);
+	ck_assert_ptr_nonnull(sd);
+	kobject_del(&kobj);
+	kobject_put(&kobj);
+	assert_no_todo();
+	ck_assert_msg(releases == 1, "deleting the directory must not wait for the s_count of an open file");
+	ck_assert_msg(stage_verify() != 0, "stage_verify() missed a removed node whose memory is still held");
+	sysfs_put(sd);
+	ck_assert_msg(stage_verify() == 0, "stage_verify() still complains after the last s_count went");
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("stage3-active");
+	TCase *tc;
+
+	tc = ktest_case(s, "exercises", 10);
+	tcase_add_test(tc, get_active_counts_one_operation_and_put_active_ends_it);
+	tcase_add_test(tc, deleted_node_get_active_fails);
+	tcase_add_test(tc, deactivate_waits_for_the_operation_in_flight);
+	tcase_add_test(tc, active_two_takes_the_parent_first_and_releases_it_last);
+	tcase_add_test(tc, active_two_fails_whole_when_the_node_is_deleted);
+	tcase_add_test(tc, active_two_fails_whole_when_the_parent_is_deleted);
+	tc = ktest_case(s, "verify", 10);
+	tcase_add_test(tc, stage_verify_reports_a_deleted_kobject_still_referenced);
+	tcase_add_test(tc, stage_verify_reports_a_removed_node_still_open);
+	return ktest_main(s);
+}
