@@ -1,0 +1,98 @@
+#!/bin/bash
+# mkfigures.sh - run the scenarios of a figure list with tracing and draw each figure.
+#
+# usage: mkfigures.sh LIST OUTDIR TRACEDIR
+#
+# LIST has one figure a line:  NAME STAGE SCENARIO SHOWS [TRACE2DOT-OPTION...]
+#   NAME      the figure's file name without extension: OUTDIR/NAME.dot and .svg
+#   STAGE     1, 2, 3: the scenario runs on build/stageN/ksim (the reference)
+#   SCENARIO  code/scenarios/SCENARIO.ksh
+#   SHOWS     what the chapter says the figure shows, checked on the DOT:
+#             dangling  a reference drawn red (to freed memory or unloaded code)
+#             clean     nothing red at all: no dangling reference, no oops
+#             any       no claim
+#   options   passed to trace2dot (no spaces inside one); --lifelines draws
+#             with neato -n2, anything else with dot
+# '#' starts a comment.  Each (stage, scenario) runs once, in parallel with
+# the others; its trace goes to TRACEDIR.  Everything written depends only on
+# the scenario and the code: no dates, no addresses, no temporary paths (the
+# caption is --title, not the trace's path), so the output can be compared
+# byte for byte with the committed figures.
+set -u
+BUILD=${BUILD:-build}
+T2D=${T2D:-$BUILD/tools/trace2dot}
+
+die() { echo "mkfigures: $*" >&2; exit 2; }
+
+[ $# -eq 3 ] || die "usage: mkfigures.sh LIST OUTDIR TRACEDIR"
+list=$1 out=$2 traces=$3
+[ -r "$list" ] || die "$list: cannot read the figure list"
+[ -x "$T2D" ] || die "$T2D is not built (make $T2D)"
+mkdir -p "$out" "$traces" || exit 2
+
+# Read and check the whole list first: a typo fails before anything runs.
+names=() stages=() scens=() shows=() opts=() lines=()
+n=0
+while IFS= read -r line || [ -n "$line" ]; do
+	n=$((n + 1))
+	line=${line%%#*}
+	read -r -a w <<<"$line"
+	[ ${#w[@]} -eq 0 ] && continue
+	[ ${#w[@]} -ge 4 ] || die "$list:$n: want NAME STAGE SCENARIO SHOWS [OPTIONS...]"
+	[[ ${w[0]} =~ ^[a-z0-9][a-z0-9-]*$ ]] || die "$list:$n: bad figure name '${w[0]}'"
+	[[ ${w[1]} =~ ^[1-9]$ ]] || die "$list:$n: bad stage '${w[1]}'"
+	[ -r "code/scenarios/${w[2]}.ksh" ] || die "$list:$n: no scenario code/scenarios/${w[2]}.ksh"
+	[ -x "$BUILD/stage${w[1]}/ksim" ] || die "$list:$n: $BUILD/stage${w[1]}/ksim is not built"
+	[[ ${w[3]} =~ ^(dangling|clean|any)$ ]] || die "$list:$n: SHOWS is dangling, clean or any, not '${w[3]}'"
+	for prev in "${names[@]}"; do
+		[ "$prev" != "${w[0]}" ] || die "$list:$n: figure '${w[0]}' is listed twice"
+	done
+	names+=("${w[0]}") stages+=("${w[1]}") scens+=("${w[2]}") shows+=("${w[3]}") lines+=("$n")
+	opts+=("${w[*]:4}")
+done <"$list"
+
+# The runs: each scenario once per stage, all at once (they mostly sleep
+# in delay points).  Exit 0 is a clean run, 3 an oops, 4 the watchdog: all
+# are stories worth drawing.  2 (a bad script) or a crash of ksim is not.
+declare -A pid
+for i in "${!names[@]}"; do
+	key=stage${stages[i]}-${scens[i]}
+	[ -n "${pid[$key]:-}" ] && continue
+	"$BUILD/stage${stages[i]}/ksim" --trace "$traces/$key.trace" \
+		"code/scenarios/${scens[i]}.ksh" >"$traces/$key.out" 2>&1 &
+	pid[$key]=$!
+done
+fail=0
+for key in "${!pid[@]}"; do
+	wait "${pid[$key]}"
+	rc=$?
+	case $rc in
+	0|3|4) ;;
+	*) echo "mkfigures: $key: ksim exited $rc (see $traces/$key.out)" >&2; fail=1 ;;
+	esac
+done
+[ $fail = 0 ] || exit 2
+
+for i in "${!names[@]}"; do
+	key=stage${stages[i]}-${scens[i]}
+	read -r -a o <<<"${opts[i]}"
+	layout=(dot -Tsvg)
+	for a in "${o[@]}"; do
+		case $a in -l|--lifelines) layout=(neato -n2 -Tsvg) ;; esac
+	done
+	"$T2D" "${o[@]}" --title "Stage ${stages[i]}, ${scens[i]}.ksh" \
+		-o "$out/${names[i]}.dot" "$traces/$key.trace" ||
+		die "$list:${lines[i]}: trace2dot failed on $traces/$key.trace"
+	"${layout[@]}" -o "$out/${names[i]}.svg" "$out/${names[i]}.dot" ||
+		die "$list:${lines[i]}: ${layout[0]} failed on $out/${names[i]}.dot"
+	# The claim: trace2dot draws every dangling edge "color=red, penwidth=2",
+	# and anything red at all (a stale object, an oops) breaks "clean".
+	dot=$out/${names[i]}.dot
+	case ${shows[i]} in
+	dangling) grep -q -- ' -> .*color=red, penwidth=2' "$dot" ||
+		{ echo "mkfigures: $list:${lines[i]}: ${names[i]} should show a dangling reference, but draws none red ($key)" >&2; fail=1; } ;;
+	clean) ! grep -q 'color=red' "$dot" ||
+		{ echo "mkfigures: $list:${lines[i]}: ${names[i]} should be clean, but draws red: $(grep -m1 'color=red' "$dot" | grep -o 'tooltip="[^"]*"' | head -1) ($key)" >&2; fail=1; } ;;
+	esac
+done
+exit $fail
