@@ -1,0 +1,99 @@
+# book.mk - the book (chapters/*.md -> build/book/) and the tour.
+# Included by the top-level Makefile, which defines BUILD, SAN, STAGES, HELP, CHECK_TARGETS.
+#
+# Each chapter goes through pandoc once on its own, with code/tools/include.lua
+# filling in the code it includes and the runs it shows; the result is
+# build/book/json/CHAPTER.json, and a CHAPTER.d that lists every file the
+# chapter pulled in, so a chapter is rebuilt only when one of them changes.
+# Then the JSON of all chapters, in name order, goes through
+# code/tools/book.lua (links between chapters, unique identifiers) into one
+# self-contained HTML file and an EPUB.
+#
+# The book shows runs of the reference build, so it is built from build/,
+# never from a sanitizer build.
+
+BOOK_DIR := build/book
+BOOK_NAME := lifetime-workbook
+BOOK_HTML := $(BOOK_DIR)/$(BOOK_NAME).html
+BOOK_EPUB := $(BOOK_DIR)/$(BOOK_NAME).epub
+BOOK_PDF := $(BOOK_DIR)/$(BOOK_NAME).pdf
+BOOK_CHAPTERS := $(sort $(wildcard chapters/*.md))
+BOOK_JSON := $(patsubst chapters/%.md,$(BOOK_DIR)/json/%.json,$(BOOK_CHAPTERS))
+# What a chapter may run: every stage's reference ksim and the demo stage.
+BOOK_KSIMS := build/stage0/ksim $(foreach n,$(STAGES),build/stage$(n)/ksim)
+BOOK_FILTERS := code/tools/include.lua code/tools/book.lua
+BOOK_STYLE := code/tools/book.yaml code/tools/book.css
+PANDOC_BOOK := pandoc --from json --lua-filter code/tools/book.lua \
+	--metadata-file code/tools/book.yaml --toc --toc-depth=2 --number-sections \
+	--css code/tools/book.css --fail-if-warnings
+
+HELP += "book             the book: build/book/$(BOOK_NAME).html (one self-contained file), .epub and .pdf"
+HELP += "check-book       the book builds, every include and run in it resolves, every figure exists"
+HELP += "check-book-browser  open the HTML book in headless Chromium: every figure shown (not in check)"
+HELP += "tour             the guided tour: every stage's scenarios, narrated; figures; the book"
+.PHONY: book check-book check-book-browser tour
+
+ifeq ($(SAN),)
+# The chapters run scenarios that mostly sleep at delay points, so they are
+# built side by side (-j); the stages first, one at a time, as make check
+# builds them.
+BOOK_JOBS := $(shell n=$$(nproc 2>/dev/null || echo 2); [ $$n -gt 6 ] && n=6; echo $$n)
+.PHONY: book-stages
+book-stages: build/.deps-ok $(BOOK_KSIMS)
+	@:
+book:
+	@$(MAKE) --no-print-directory book-stages
+	@$(MAKE) --no-print-directory -j$(BOOK_JOBS) $(BOOK_HTML) $(BOOK_EPUB) $(BOOK_PDF)
+	@echo "book: $(BOOK_HTML) ($$(du -k $(BOOK_HTML) | cut -f1) KiB), .epub ($$(du -k $(BOOK_EPUB) | cut -f1) KiB), .pdf ($$(du -k $(BOOK_PDF) | cut -f1) KiB)"
+
+# One chapter: includes resolved, runs run.  The stages are order-only
+# prerequisites: built first if missing or stale; the .d file then makes a
+# changed ksim rebuild exactly the chapters that run it.
+$(BOOK_DIR)/json/%.json: chapters/%.md code/tools/include.lua | build/.deps-ok $(BOOK_KSIMS)
+	@mkdir -p $(@D)
+	@t=$@.$$$$.tmp; BOOK_DEPS=$(@:.json=.d) BOOK_TARGET=$@ BOOK_BUILD=build \
+		pandoc --from markdown --lua-filter code/tools/include.lua --to json -o $$t $< \
+		&& mv $$t $@ || { rm -f $$t; echo "book: $< does not build; see the lines above" >&2; exit 1; }
+	@echo "  BOOK    $<"
+-include $(BOOK_JSON:.json=.d)
+
+$(BOOK_HTML): $(BOOK_JSON) $(BOOK_FILTERS) $(BOOK_STYLE) $(wildcard figures/*.svg)
+	@t=$@.$$$$.tmp.html; $(PANDOC_BOOK) --standalone --self-contained -o $$t $(BOOK_JSON) && mv $$t $@ \
+		|| { rm -f $$t; echo "book: the chapters do not join into one book; see above" >&2; exit 1; }
+	@echo "  HTML    $@"
+
+$(BOOK_EPUB): $(BOOK_JSON) $(BOOK_FILTERS) $(BOOK_STYLE) $(wildcard figures/*.svg)
+	@t=$@.$$$$.tmp.epub; $(PANDOC_BOOK) --epub-chapter-level=1 -o $$t $(BOOK_JSON) && mv $$t $@ \
+		|| { rm -f $$t; echo "book: the EPUB does not build; see above" >&2; exit 1; }
+	@echo "  EPUB    $@"
+
+# The PDF is the HTML book printed by wkhtmltopdf (Debian's, Qt WebKit): the
+# lightest engine Debian 12 has that renders the same page, SVG figures and
+# all (about 100 MB installed; LaTeX would be 200-400 MB and a second set of
+# styles).  A tree whose build/.deps-ok predates it installs it here.
+$(BOOK_PDF): $(BOOK_HTML)
+	@command -v wkhtmltopdf >/dev/null || code/tools/deps.sh wkhtmltopdf
+	@mkdir -p -m 700 $(BOOK_DIR)/.xdg
+	@t=$@.$$$$.tmp.pdf; XDG_RUNTIME_DIR=$(abspath $(BOOK_DIR)/.xdg) wkhtmltopdf --quiet \
+		--enable-local-file-access --page-size A4 $(BOOK_HTML) $$t && mv $$t $@ \
+		|| { rm -f $$t; echo "book: wkhtmltopdf failed" >&2; exit 1; }
+	@echo "  PDF     $@"
+
+CHECK_TARGETS += check-book
+check-book: book
+	@code/tools/check-book.sh $(BOOK_HTML) $(BOOK_CHAPTERS)
+
+# Not in `make check`: it needs Chromium (about 400 MB installed), which the workbook
+# does not otherwise need.  Installs it on first use, as deps does.
+check-book-browser: book
+	@code/tools/deps.sh chromium
+	@code/tools/check-book-browser.sh $(BOOK_HTML) $(BOOK_DIR)/browser
+
+# The tour builds what it needs itself, to tell a newcomer what it is doing;
+# it only needs the packages first.
+tour: build/.deps-ok
+	@MAKE="$(MAKE)" STAGES="$(STAGES)" code/tools/tour.sh
+else
+book check-book check-book-browser tour:
+	@echo "$@: the book and the tour show the plain reference build; run it without SAN=" >&2; exit 2
+endif

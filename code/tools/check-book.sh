@@ -1,0 +1,58 @@
+#!/bin/bash
+# check-book.sh HTML CHAPTER.md... - what `make check-book` checks once the book is built.
+#
+# The build itself already failed on any include, run or figure that does not
+# resolve (include.lua) and on any link to a missing section (book.lua).  This
+# checks the result from the outside, without pandoc:
+#   - every figure a chapter references is a file in figures/;
+#   - the HTML embeds every figure (data: URIs, so the one file is the book)
+#     and loads nothing from elsewhere;
+#   - every "#id" link in the HTML has its target;
+#   - no include or run block was left unfilled.
+set -u
+html=$1; shift
+fail=0
+bad() { echo "check-book: $*" >&2; fail=1; }
+
+nfig=0
+for ch in "$@"; do
+	# ![caption](path ...) - the caption may run over several lines.
+	while IFS= read -r src; do
+		[ -n "$src" ] || continue
+		nfig=$((nfig + 1))
+		src=${src#../}
+		case $src in
+		figures/*/*|figures/) bad "$ch: figure $src: a figure is a file directly in figures/" ;;
+		figures/*) [ -f "$src" ] || bad "$ch: figure $src does not exist (is it in figures/figures.list? run make figures)" ;;
+		*) bad "$ch: figure $src is not in figures/" ;;
+		esac
+	done < <(perl -0777 -ne 'while (/!\[(?:[^\]]|\n)*?\]\(\s*([^)\s]+)/g) { print "$1\n" }' "$ch")
+done
+
+[ -s "$html" ] || { bad "$html is missing or empty"; exit 1; }
+perl -0777 -ne '
+	my $ok = 1;
+	my @img = /<img\b[^>]*>/g;
+	my $embedded = grep { /\bsrc="data:image\// } @img;
+	print "IMG ", scalar(@img), " $embedded\n";
+	my %id = map { $_ => 1 } /\bid="([^"]+)"/g;
+	for my $t (/\bhref="#([^"]+)"/g) { print "NOLINK $t\n" unless $id{$t} }
+	for my $u (/<(?:script|link|img|iframe)\b[^>]*\b(?:src|href)="(https?:[^"]+)"/g) { print "REMOTE $u\n" }
+	print "UNFILLED\n" if /data-(?:include|run)=/;
+' "$html" > "${TMPDIR:-/tmp}/check-book.$$"
+while read -r kind a b; do
+	case $kind in
+	IMG) [ "$a" = "$b" ] || bad "$html: $((a - b)) of $a images are not embedded"
+	     [ "$a" -ge "$nfig" ] || bad "$html: the chapters reference $nfig figures, the HTML shows $a" ;;
+	NOLINK) bad "$html: a link goes to #$a, which is not there" ;;
+	REMOTE) bad "$html: loads $a from the network; the book must be one file" ;;
+	UNFILLED) bad "$html: an include or run block was left unfilled" ;;
+	esac
+done < "${TMPDIR:-/tmp}/check-book.$$"
+rm -f "${TMPDIR:-/tmp}/check-book.$$"
+
+nin=$(cat "$@" | grep -c 'include="')
+nrun=$(cat "$@" | grep -c 'run="')
+[ $fail = 0 ] || { echo "check-book: FAILED" >&2; exit 1; }
+echo "check-book: $# chapters, $nin includes, $nrun runs, $nfig figures: all resolve;" \
+	"$html is $(du -k "$html" | cut -f1) KiB"
