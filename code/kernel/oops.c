@@ -182,7 +182,8 @@ static __no_sanitize int unwind(uintptr_t rip, uintptr_t rsp, uintptr_t rbp,
 				uintptr_t *out, int max)
 {
 	struct stack s;
-	uintptr_t fp = rbp, prev = rsp, slot, p, ret, guess = 0;
+	/* prev: below rsp, since a function that has just set up its frame has rbp == rsp. */
+	uintptr_t fp = rbp, prev = rsp - 1, slot, p, ret, guess = 0;
 	int n = 0;
 
 	if (!stack_bounds(&s) || rsp < s.lo || rsp >= s.hi)
