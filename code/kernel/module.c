@@ -278,12 +278,20 @@ static bool reserve(uintptr_t lo, uintptr_t hi)
 static void module_unmap(struct module *mod)
 {
 	uintptr_t page = sysconf(_SC_PAGESIZE), a;
+	void *still;
 
 	if (dlclose(mod->handle) != 0)
 		printk("rmmod: %s: dlclose: %s", mod->name, dlerror());
 	mod->handle = NULL;
-	if (range_mapped(mod->base, mod->end)) {
-		printk("rmmod: %s: still mapped after dlclose (RTLD_NODELETE?): "
+	/*
+	 * Still loaded?  Ask the dynamic loader, not the address space: a
+	 * thread stack or a malloc arena of another task may already have
+	 * been mapped into part of the freed range.
+	 */
+	still = dlopen(mod->path, RTLD_LAZY | RTLD_NOLOAD);
+	if (still) {
+		dlclose(still);
+		printk("rmmod: %s: still loaded after dlclose (RTLD_NODELETE?): "
 		       "stale calls will not fault", mod->name);
 		return;
 	}
@@ -394,6 +402,7 @@ static int module_map(struct module *mod, const char *path, const char *arg)
 		goto bad;
 	}
 	mod->ksym = ksym_add_module(path, mod->name, q.bias, q.lo, q.hi);
+	mod->path = strdup(path);	/* kept with the module, like its symbols */
 	return 0;
 bad:
 	dlclose(mod->handle);

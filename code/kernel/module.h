@@ -25,6 +25,7 @@ struct module {
 	atomic_int refcnt;
 	_Atomic enum module_state state;
 	void *handle;			/* from dlopen() */
+	char *path;			/* the object insmod loaded */
 	uintptr_t base, end;		/* the mapped range of the object */
 	char trace_name[96];
 	struct module *deps[MODULE_MAX_DEPS];

@@ -7,5 +7,12 @@ $(KTEST_MODULE): tests/kernel/test_module.c $(KERNEL_OBJ) $(TESTLIB_OBJ) $(wildc
 HELP += "check-kernel-module  the module loader and oops reports: insmod/rmmod, stale calls, BUG/WARN"
 CHECK_TARGETS += check-kernel-module
 .PHONY: check-kernel-module
-check-kernel-module: $(BUILD)/.deps-ok $(KTEST_MODULE) $(BUILD)/stage0/demo_a.so $(BUILD)/stage0/demo_b.so
+check-kernel-module: $(BUILD)/.deps-ok $(KTEST_MODULE) $(BUILD)/stage0/demo_a.so $(BUILD)/stage0/demo_b.so \
+		$(BUILD)/stage0/nodelete/demo_a.so
 	@KSIM_MODULE_DIR=$(BUILD)/stage0 tests/lib/runtests.sh check-kernel-module $(KTEST_MODULE)
+
+# demo_a linked -z nodelete: dlclose() leaves it mapped, and rmmod must say so
+# instead of fencing (and hiding) code that is still there.
+$(BUILD)/stage0/nodelete/demo_a.so: tests/kernel/demo/modules/demo_a.c $(KERNEL_HDR) $(wildcard tests/kernel/demo/*.h)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -Itests/kernel/demo $(MODFLAGS) -shared -Wl,-z,nodelete -o $@ $<

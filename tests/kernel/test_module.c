@@ -228,6 +228,40 @@ START_TEST(unloaded_range_is_fenced_and_reload_moves)
 }
 END_TEST
 
+static void do_nodelete(void)
+{
+	const char *dir = getenv("KSIM_MODULE_DIR");
+	char sub[512];
+	char perms[5];
+	struct module *mod;
+
+	boot();
+	snprintf(sub, sizeof(sub), "%s/nodelete", dir ? dir : "build/stage0");
+	module_set_dir(sub);
+	if (insmod("demo_a") != 0)
+		_exit(10);
+	mod = find_module("demo_a");
+	if (rmmod("demo_a") != 0)
+		_exit(11);
+	/* Still mapped and still executable: not covered by a PROT_NONE fence. */
+	maps_perms(mod->base, perms);
+	if (!strcmp(perms, "---p") || !perms[0])
+		_exit(12);
+}
+
+/*
+ * An object that stays loaded after dlclose (-z nodelete) is reported, not
+ * fenced: a PROT_NONE map over it would hide that stale calls still run it.
+ */
+START_TEST(nodelete_module_is_reported_not_fenced)
+{
+	char out[4096];
+
+	ck_assert_int_eq(in_child(do_nodelete, out, sizeof(out)), 0);
+	ck_assert_out(out, "rmmod: demo_a: still loaded after dlclose (RTLD_NODELETE?)");
+}
+END_TEST
+
 static void do_lsmod(void)
 {
 	boot();
@@ -511,6 +545,7 @@ int main(void)
 	tcase_add_test(tc, rmmod_waits_for_dependent_module);
 	tcase_add_test(tc, try_module_get_fails_while_going);
 	tcase_add_test(tc, unloaded_range_is_fenced_and_reload_moves);
+	tcase_add_test(tc, nodelete_module_is_reported_not_fenced);
 	tcase_add_test(tc, lsmod_and_rmmod_messages);
 	tcase_add_test(tc, module_events_are_traced);
 	tc = ktest_case(s, "oops", 20);
