@@ -4,6 +4,7 @@
 
 #include "kernel.h"
 
+/* [trace-format] */
 /*
  * The trace file (version 1) is text, one event a line:
  *
@@ -19,12 +20,15 @@
  * KEY=VALUE  count=N (the counter after the event), by=OBJECT|TASK (who holds
  *	  or drops the reference), ref=OBJECT (what a new object points at),
  *	  parent=OBJECT, owner=module:NAME (the module whose code or memory it is),
- *	  size=N, func=SYMBOL, point=NAME, label=NAME, msg=TEXT (last: rest of line).
+ *	  size=N, func=SYMBOL, point=NAME, label=NAME, msg=TEXT (last: rest of line),
+ *	  needs=module:A,module:B (stage 2's "open": the modules the last close
+ *	  may run code or read data of, as kobject_owners() found them).
  *	  Values never contain spaces, except msg which runs to the end of the line.
  *
  * Lines starting with '#' are comments.  Readers must report, not crash on,
  * an event name they do not know: a newer ksim may add some.
  */
+/* [/trace-format] */
 #define TRACE_EVENTS(X) \
 	X(create)	/* object born; count=1 for refcounted ones */ \
 	X(get)		/* a reference taken: count=, by= */ \

@@ -33,11 +33,7 @@ struct sysfs_dirent {
 	struct sysfs_dirent *s_children;	/* sorted by name */
 	struct sysfs_dirent *s_sibling;
 	char *s_name;
-	/* __ATTR - initialise a typed attribute (device_attribute and the like). */
-#define __ATTR(_name, _mode, _show, _store) { \
-	.attr = { .name = #_name, .mode = _mode }, .show = _show, .store = _store }
-
-enum sysfs_type s_type;
+	enum sysfs_type s_type;
 	bool s_removed;			/* unlinked from the tree */
 	union {
 		struct kobject *kobj;		/* SYSFS_DIR */
