@@ -124,7 +124,7 @@ START_TEST(basic_commands_print_like_the_shell)
 	ck_assert_status(&r, 0);
 	ck_assert_out(&r, "Module                  Size  Used by\ndemo_dev ");
 	ck_assert_out(&r, "\n42\n");
-	ck_assert_out(&r, "oops\nremove_self\nslow\nvalue\nwarn\n");
+	ck_assert_out(&r, "oops\noverflow\nremove_self\nslow\nvalue\nwarn\n");
 	ck_assert_out(&r, "quoted words and more plain escaped\n");
 	ksim_run_free(&r);
 }

@@ -15,6 +15,7 @@
  *                          its own operation to end, forever (the watchdog's case)
  *   /sys/demo/oops         a store that writes through a NULL pointer
  *   /sys/demo/warn         a store that WARNs and carries on
+ *   /sys/demo/overflow     a store that overflows a signed int (UBSan's control case)
  *   plug demoN / unplug demoN   add / remove /sys/devices/demoN/name
  */
 static pthread_mutex_t value_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -96,6 +97,20 @@ static ssize_t warn_store(void *data, const char *buf, size_t len)
 	return len;
 }
 
+/* volatile: the compiler may not fold the overflow away, nor warn about it. */
+static volatile int demo_big = __INT_MAX__;
+
+static ssize_t overflow_store(void *data, const char *buf, size_t len)
+{
+	int v = demo_big;
+
+	(void)data;
+	(void)buf;
+	v += (int)len;		/* undefined: only UBSan says so */
+	demo_big = v;
+	return len;
+}
+
 static const struct {
 	const char *path;
 	demo_show_t show;
@@ -106,6 +121,7 @@ static const struct {
 	{ "/sys/demo/remove_self", NULL, remove_self_store },
 	{ "/sys/demo/oops", NULL, oops_store },
 	{ "/sys/demo/warn", NULL, warn_store },
+	{ "/sys/demo/overflow", NULL, overflow_store },
 };
 
 /* ---- the hot-plug bus: one file per device, gone at unplug ---- */
