@@ -28,9 +28,10 @@ check-tools: $(BUILD)/.deps-ok $(BUILD)/tools/trace2dot $(BUILD)/tools/tracegen 
 # Not part of check: a million events, timed, and the collapsed figure rendered.
 # bash for its time keyword: make's /bin/sh may have none.
 T2D_BENCH := $(BUILD)/tools/bench-1m.trace
+T2D_STRESS := $(BUILD)/tools/bench-stress.trace
 T2D_TIME := bash -c 'time "$$@"' time
 .PHONY: bench-trace2dot
-bench-trace2dot: $(BUILD)/.deps-ok $(BUILD)/tools/trace2dot $(BUILD)/tools/tracegen
+bench-trace2dot: $(BUILD)/.deps-ok $(BUILD)/tools/trace2dot $(BUILD)/tools/tracegen $(BUILD)/stage3/tests/test_stress
 	$(BUILD)/tools/tracegen -n 1000000 -o $(T2D_BENCH)
 	@ls -l $(T2D_BENCH)
 	@echo "== reference graph (collapsed) =="
@@ -39,7 +40,15 @@ bench-trace2dot: $(BUILD)/.deps-ok $(BUILD)/tools/trace2dot $(BUILD)/tools/trace
 	@echo "== lifelines (most eventful objects) =="
 	$(T2D_TIME) $(BUILD)/tools/trace2dot --lifelines -o $(BUILD)/tools/bench-life.dot $(T2D_BENCH)
 	$(T2D_TIME) neato -n2 -Tsvg -o $(BUILD)/tools/bench-life.svg $(BUILD)/tools/bench-life.dot
+	@echo "== a real trace: stage 3's stress test traced for 12 s (over 1,000,000 events) =="
+	KSIM_STRESS_TRACE=$(T2D_STRESS) KSIM_STRESS_MS=12000 KSIM_DIR=$(BUILD)/stage3 $(BUILD)/stage3/tests/test_stress
+	@echo "$$(($$(wc -l < $(T2D_STRESS)) - 1)) events in $(T2D_STRESS)"
+	$(T2D_TIME) $(BUILD)/tools/trace2dot -o $(BUILD)/tools/bench-stress-ref.dot $(T2D_STRESS)
+	$(T2D_TIME) $(BUILD)/tools/trace2dot --at 500000 -o $(BUILD)/tools/bench-stress-mid.dot $(T2D_STRESS)
+	$(T2D_TIME) dot -Tsvg -o $(BUILD)/tools/bench-stress-mid.svg $(BUILD)/tools/bench-stress-mid.dot
+	$(T2D_TIME) $(BUILD)/tools/trace2dot --lifelines -o $(BUILD)/tools/bench-stress-life.dot $(T2D_STRESS)
+	$(T2D_TIME) neato -n2 -Tsvg -o $(BUILD)/tools/bench-stress-life.svg $(BUILD)/tools/bench-stress-life.dot
 
 CHECK_TARGETS += check-tools
 HELP += "check-tools      trace2dot's tests"
-HELP += "bench-trace2dot  time trace2dot on a 1,000,000-event synthetic trace"
+HELP += "bench-trace2dot  time trace2dot on 1,000,000 events: a synthetic trace and a traced stress run"

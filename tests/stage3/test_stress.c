@@ -255,6 +255,8 @@ START_TEST(stress_users_against_hotplug_and_module_unload)
 	workqueue_init();
 	watchdog_start(0);
 	module_set_dir(dir);
+	/* A real trace for trace2dot's benchmark (make bench-trace2dot); off in the suites. */
+	ck_assert_int_eq(trace_open(getenv("KSIM_STRESS_TRACE")), 0);
 	stage_init();
 	memset(st, 0, sizeof(st));
 
@@ -285,6 +287,7 @@ START_TEST(stress_users_against_hotplug_and_module_unload)
 	ck_assert_msg(cycles > 0, "the hardware task did not complete one cycle");
 	ck_assert_msg(ops > 0, "the users did nothing");
 	ck_assert_msg(stage_verify() == 0, "references were left after the stress (stage_verify printed them above)");
+	trace_close();
 }
 END_TEST
 
