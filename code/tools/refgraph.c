@@ -259,12 +259,52 @@ static void report_dangling(struct refgraph *g, uint32_t n, uint32_t ev)
 			g->on_dangle(g, &g->edge[i], ev, g->arg);
 }
 
-static void apply(struct refgraph *g, uint32_t i)
+/* A work item is queued: it now points at the code it will run. */
+static void work_queued(struct refgraph *g, uint32_t i)
 {
 	const struct tev *ev = &g->tf->ev[i];
 	struct node *n = &g->node[ev->obj];
-	/* No by=: the task doing it is the holder, as far as we can tell. */
-	uint32_t by = ev->by != NONE ? ev->by : ev->task;
+
+	n->work = WORK_QUEUED;
+	/*
+	 * The function that matters is the one in the owner module:
+	 * sysfs_schedule_callback_work() is the kernel's, the callback it
+	 * calls (named at create) is the driver's.
+	 */
+	if (ev->func != NONE && (ev->owner != NONE || n->func == NONE))
+		n->func = ev->func;
+	/* The queued function is code in the owner module: point at it. */
+	if (n->owner != NONE)
+		ptr_set(g, ev->obj, n->owner, E_CODE, i)->func = n->func;
+}
+
+/* A work item has run: it no longer needs its code. */
+static void work_done(struct refgraph *g, uint32_t i)
+{
+	const struct tev *ev = &g->tf->ev[i];
+	struct node *n = &g->node[ev->obj];
+
+	n->work = WORK_DONE;
+	if (n->owner != NONE) {
+		uint32_t s = *edge_slot(g, ev->obj, n->owner, E_CODE);
+
+		if (s)
+			edge_drop(g, &g->edge[s - 1]);
+	}
+}
+
+static void record_oops(struct refgraph *g, uint32_t i)
+{
+	if (!(g->noops & (g->noops - 1)))	/* 0, 1, 2, 4...: double */
+		g->oops = xrealloc(g->oops, (g->noops ? 2 * g->noops : 1) * sizeof(*g->oops));
+	g->oops[g->noops++] = i;
+}
+
+/* note_event - what every event does to the nodes it names, whatever its type. */
+static void note_event(struct refgraph *g, uint32_t i)
+{
+	const struct tev *ev = &g->tf->ev[i];
+	struct node *n = &g->node[ev->obj];
 
 	/*
 	 * An oops names the module whose code faulted, or just "kernel:ksim":
@@ -283,7 +323,16 @@ static void apply(struct refgraph *g, uint32_t i)
 	}
 	if (ev->owner != NONE)
 		n->owner = ev->owner;
+}
 
+static void apply(struct refgraph *g, uint32_t i)
+{
+	const struct tev *ev = &g->tf->ev[i];
+	struct node *n = &g->node[ev->obj];
+	/* No by=: the task doing it is the holder, as far as we can tell. */
+	uint32_t by = ev->by != NONE ? ev->by : ev->task;
+
+	note_event(g, i);
 	switch (ev->type) {
 	case TEV_create:
 		/* A name reused after free is a new object (ksim adds #N, others may not). */
@@ -349,35 +398,16 @@ static void apply(struct refgraph *g, uint32_t i)
 		report_dangling(g, ev->obj, i);
 		break;
 	case TEV_work_queue:
-		n->work = WORK_QUEUED;
-		/*
-		 * The function that matters is the one in the owner module:
-		 * sysfs_schedule_callback_work() is the kernel's, the callback
-		 * it calls (named at create) is the driver's.
-		 */
-		if (ev->func != NONE && (ev->owner != NONE || n->func == NONE))
-			n->func = ev->func;
-		/* The queued function is code in the owner module: point at it. */
-		if (n->owner != NONE)
-			ptr_set(g, ev->obj, n->owner, E_CODE, i)->func = n->func;
+		work_queued(g, i);
 		break;
 	case TEV_work_run:
 		n->work = WORK_RUNNING;
 		break;
 	case TEV_work_done:
-		n->work = WORK_DONE;
-		if (n->owner != NONE) {
-			uint32_t s = *edge_slot(g, ev->obj, n->owner, E_CODE);
-
-			if (s)
-				edge_drop(g, &g->edge[s - 1]);
-		}
+		work_done(g, i);
 		break;
 	case TEV_oops:
-		if (!(g->noops & (g->noops - 1)))	/* 0, 1, 2, 4...: double */
-			g->oops = xrealloc(g->oops, (g->noops ? 2 * g->noops : 1) *
-						    sizeof(*g->oops));
-		g->oops[g->noops++] = i;
+		record_oops(g, i);
 		break;
 	default:
 		break;

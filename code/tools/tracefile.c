@@ -384,8 +384,54 @@ static void init(struct tracefile *tf, const char *path)
 	tf->module_kind = strtab_intern(&tf->kinds, "module", 6);
 }
 
+/* parse_header - the first line that is not blank or a comment must be "ksim-trace 1". */
+static bool parse_header(struct lp *lp, char *p)
+{
+	if (strncmp(p, "ksim-trace", 10) || !is_space(p[10])) {
+		fail(lp, "missing header 'ksim-trace 1', got", p, strlen(p));
+		return false;
+	}
+	char *v = p + 11;
+
+	while (is_space(*v))
+		v++;
+	if (v[0] == '1' && !v[strspn(v + 1, " \t") + 1])
+		return true;
+	fail(lp, "unsupported trace version (this reader knows 'ksim-trace 1')", v, strlen(v));
+	return false;
+}
+
+/*
+ * clean_line - the line of len bytes, NUL-terminated, without a CR at its
+ * end, from its first non-blank character; NULL (lp->err set) if it holds
+ * a NUL byte.
+ */
+static char *clean_line(struct lp *lp, char *line, size_t len)
+{
+	line[len] = '\0';
+	if (memchr(line, '\0', len)) {
+		failf(lp, "NUL byte in line (is this a text trace?)");
+		return NULL;
+	}
+	if (len && line[len - 1] == '\r')	/* tolerate CRLF */
+		line[--len] = '\0';
+	while (is_space(*line))
+		line++;
+	return line;
+}
+
 /* Unknown events may come by the thousand: say so, but not a million times. */
 #define MAX_WARNINGS 20
+
+/* warn_unknown - the n-th event of a kind this reader does not know: ignored, said so. */
+static void warn_unknown(const struct lp *lp, unsigned n)
+{
+	if (n <= MAX_WARNINGS)
+		fprintf(stderr, "%s:%u: %s ignored\n", lp->tf->path, lp->tf->lines, lp->err);
+	else if (n == MAX_WARNINGS + 1)
+		fprintf(stderr, "%s:%u: more unknown events ignored silently\n",
+			lp->tf->path, lp->tf->lines);
+}
 
 int tracefile_load(struct tracefile *tf, const char *path)
 {
@@ -421,37 +467,17 @@ int tracefile_load(struct tracefile *tf, const char *path)
 			failf(&lp, "line too long (more than %d bytes)", TRACE_MAX_LINE);
 			goto bad;
 		}
-		line[len] = '\0';
-		if (memchr(line, '\0', len)) {
-			failf(&lp, "NUL byte in line (is this a text trace?)");
-			goto bad;
-		}
-		if (len && line[len - 1] == '\r')	/* tolerate CRLF */
-			line[--len] = '\0';
-		char *p = line;
+		char *p = clean_line(&lp, line, len);
 
-		while (is_space(*p))
-			p++;
+		if (!p)
+			goto bad;
 		if (!*p || *p == '#')
 			continue;
 		if (!header) {
-			if (!strncmp(p, "ksim-trace", 10) && is_space(p[10])) {
-				char *v = p + 11;
-
-				while (is_space(*v))
-					v++;
-				size_t vl = strcspn(v, " \t");
-
-				if (vl == 1 && *v == '1' && !v[strspn(v + 1, " \t") + 1]) {
-					header = true;
-					continue;
-				}
-				fail(&lp, "unsupported trace version (this reader knows 'ksim-trace 1')",
-				     v, strlen(v));
+			if (!parse_header(&lp, p))
 				goto bad;
-			}
-			fail(&lp, "missing header 'ksim-trace 1', got", p, strlen(p));
-			goto bad;
+			header = true;
+			continue;
 		}
 		r = parse_event(&lp, p, prev, &ev);
 		if (r < 0)
@@ -462,11 +488,7 @@ int tracefile_load(struct tracefile *tf, const char *path)
 		}
 		prev = ev.seq;
 		if (r == 0) {
-			if (warnings++ < MAX_WARNINGS)
-				fprintf(stderr, "%s:%u: %s ignored\n", name, tf->lines, lp.err);
-			else if (warnings == MAX_WARNINGS + 1)
-				fprintf(stderr, "%s:%u: more unknown events ignored silently\n",
-					name, tf->lines);
+			warn_unknown(&lp, ++warnings);
 			continue;
 		}
 		push(tf, &ev);
