@@ -8,7 +8,11 @@
 #   - the HTML embeds every figure (data: URIs, so the one file is the book)
 #     and loads nothing from elsewhere;
 #   - every "#id" link in the HTML has its target;
-#   - no include or run block was left unfilled.
+#   - no include or run block was left unfilled;
+#   - no chapter prints the answer to its own stage's exercises: chapter
+#     0N.md shows exercises/stageN/, never solutions/stageN/ (a later
+#     chapter may show an earlier stage's reference), and no excerpt
+#     carries an exercise fence.
 set -u
 html=$1; shift
 fail=0
@@ -29,6 +33,16 @@ for ch in "$@"; do
 	done < <(perl -0777 -ne 'while (/!\[(?:[^\]]|\n)*?\]\(\s*([^)\s]+)/g) { print "$1\n" }' "$ch")
 done
 
+for ch in "$@"; do
+	n=$(basename "$ch" | sed -n 's/^0\([1-8]\)-.*/\1/p')
+	[ -n "$n" ] || continue
+	grep -n "include=\"solutions/stage$n/" "$ch" | while IFS=: read -r line _; do
+		echo "$ch:$line: shows solutions/stage$n/, the answer to this chapter's own exercise; include exercises/stage$n/ instead"
+	done
+done > "${TMPDIR:-/tmp}/check-book-answers.$$"
+while read -r l; do bad "$l"; done < "${TMPDIR:-/tmp}/check-book-answers.$$"
+rm -f "${TMPDIR:-/tmp}/check-book-answers.$$"
+
 [ -s "$html" ] || { bad "$html is missing or empty"; exit 1; }
 perl -0777 -ne '
 	my $ok = 1;
@@ -39,6 +53,7 @@ perl -0777 -ne '
 	for my $t (/\bhref="#([^"]+)"/g) { print "NOLINK $t\n" unless $id{$t} }
 	for my $u (/<(?:script|link|img|iframe)\b[^>]*\b(?:src|href)="(https?:[^"]+)"/g) { print "REMOTE $u\n" }
 	print "UNFILLED\n" if /data-(?:include|run)=/;
+	print "FENCE\n" if /(?:BEGIN|END) EXERCISE|\/\* STUB:/;
 ' "$html" > "${TMPDIR:-/tmp}/check-book.$$"
 while read -r kind a b; do
 	case $kind in
@@ -47,6 +62,7 @@ while read -r kind a b; do
 	NOLINK) bad "$html: a link goes to #$a, which is not there" ;;
 	REMOTE) bad "$html: loads $a from the network; the book must be one file" ;;
 	UNFILLED) bad "$html: an include or run block was left unfilled" ;;
+	FENCE) bad "$html: an excerpt shows an exercise fence (BEGIN/END EXERCISE, STUB)" ;;
 	esac
 done < "${TMPDIR:-/tmp}/check-book.$$"
 rm -f "${TMPDIR:-/tmp}/check-book.$$"

@@ -14,6 +14,9 @@
 --                                          (stdout and stderr, in order); the exit
 --                                          status must be N
 --
+-- The fences of an exercise in a solution file (BEGIN EXERCISE, STUB, END
+-- EXERCISE comment lines) are left out of every excerpt.
+--
 -- fn=, struct= and define= start at the definition's first line (a kerneldoc or
 -- other comment directly above it comes along: it says why) and end at the
 -- closing brace in column 0, kernel style.  from=/to= are extended regular
@@ -268,8 +271,17 @@ local function do_include(el, line, what)
 	if selectors > 1 then return fail(line, what, "give one of fn=, struct=, define=, marker=") end
 
 	local out, caption = {}, path
+	-- An exercise's fence (BEGIN EXERCISE, STUB, END EXERCISE comments,
+	-- code/tools/mkexercise.awk) is tooling, not code: a reference excerpt
+	-- shows without it.
 	local function take(first, last)
-		for i = first, last do out[#out + 1] = expand_tabs(lines[i]) end
+		for i = first, last do
+			local l = lines[i]
+			if not (l:match("^%s*/%* BEGIN EXERCISE .*%*/%s*$") or l:match("^%s*/%* STUB: .*%*/%s*$")
+				or l:match("^%s*/%* END EXERCISE %*/%s*$")) then
+				out[#out + 1] = expand_tabs(l)
+			end
+		end
 	end
 	if a.fn then
 		local names = {}
