@@ -15,7 +15,8 @@
  * TASK	  "comm[pid]" of the task that did it: "sh[1]", "cat[2]", "kworker/0:1[3]".
  * EVENT  one of the TRACE_* names below.
  * OBJECT "kind:name", stable across runs: "kobject:sda", "module:scsi_mod",
- *	  "dirent:/sys/block/sda/device/delete", "file:cat[2]/3", "work:sysfs_callback#1".
+ *	  "dirent:/sys/block/sda/device/delete", "file:/sys/devices/mouse0/clicks"
+ *	  (an open file, named for its path), "work:sysfs_schedule_callback_work".
  *	  A name used twice in one run gets "#2", "#3"... from trace_name().
  * KEY=VALUE  count=N (the counter after the event), by=OBJECT|TASK (who holds
  *	  or drops the reference), ref=OBJECT (what a new object points at),

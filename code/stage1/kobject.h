@@ -42,7 +42,11 @@ void kobject_init(struct kobject *kobj, const struct kobj_type *ktype);
 int kobject_add(struct kobject *kobj, struct kobject *parent, const char *fmt, ...) __printf(3, 4);
 /* kobject_add_at - the same, with no parent, at a fixed place: "/sys/block". */
 int kobject_add_at(struct kobject *kobj, const char *path, const char *name);
-/* kobject_del - remove the sysfs directory and drop the parent; the object lives on. */
+/*
+ * kobject_del - remove the sysfs directory; the object lives on.  Stages 1
+ * and 2 keep the parent reference until release, as 2.6.22 did; stage 3
+ * drops it here, as kernels since 2.6.25 do.
+ */
 void kobject_del(struct kobject *kobj);
 struct kobject *kobject_get(struct kobject *kobj);
 void kobject_put(struct kobject *kobj);

@@ -83,9 +83,11 @@ int vfs_open(const char *path, int mode, struct file **filp)
 	file->mode = mode;
 	trace_name(file->trace_name, sizeof(file->trace_name), "file", path);
 	/*
-	 * The owner first, as 2.6.21's check_perm() did: once its module is
-	 * going away, the attribute's code may vanish any moment, and the
-	 * open fails with -ENODEV.  The file is still in the tree (we hold
+	 * The owner first (2.6.21's check_perm() took the kobject first, then
+	 * the module; with sysfs_mutex held here the order does not matter,
+	 * and failing before the kobject is taken leaves less to undo): once
+	 * its module is going away, the attribute's code may vanish any
+	 * moment, and the open fails with -ENODEV.  The file is still in the tree (we hold
 	 * sysfs_mutex) and a module removes its files before it is unmapped,
 	 * so attr and attr->owner are valid memory here.
 	 */
