@@ -31,7 +31,7 @@ struct file {
 /*
  * sysfs_open_check - may the file be opened in this mode?  The attribute's
  * mode and its kobject's ops are driver memory: look at them only under
- * the active references of the attribute and its directory.
+ * the operation's active references (sysfs_get_active_op()).
  */
 static int sysfs_open_check(struct sysfs_dirent *sd, int mode)
 {
@@ -39,14 +39,14 @@ static int sysfs_open_check(struct sysfs_dirent *sd, int mode)
 	struct attribute *attr;
 	int err = 0;
 
-	if (!sysfs_get_active_two(sd))
+	if (!sysfs_get_active_op(sd))
 		return -ENODEV;
 	attr = sd->s.attr;
 	ops = sd->s_parent->s.kobj->ktype->sysfs_ops;
 	if (((mode & VFS_READ) && (!(attr->mode & 0444) || !ops->show)) ||
 	    ((mode & VFS_WRITE) && (!(attr->mode & 0222) || !ops->store)))
 		err = -EACCES;
-	sysfs_put_active_two(sd);
+	sysfs_put_active_op(sd);
 	return err;
 }
 
@@ -98,13 +98,13 @@ ssize_t vfs_read(struct file *file, char *buf, size_t len)
 		/* The window of stage 1: between open and the read, the device may go. */
 		delay_point("sysfs_read_file");
 		old = trace_by_set(file->trace_name);
-		if (!sysfs_get_active_two(sd)) {
+		if (!sysfs_get_active_op(sd)) {
 			trace_by_set(old);
 			return -ENODEV;
 		}
 		kobj = sd->s_parent->s.kobj;
 		n = kobj->ktype->sysfs_ops->show(kobj, sd->s.attr, file->buf);
-		sysfs_put_active_two(sd);
+		sysfs_put_active_op(sd);
 		trace_by_set(old);
 		if (n < 0)
 			return n;
@@ -131,13 +131,13 @@ ssize_t vfs_write(struct file *file, const char *buf, size_t len)
 	kbuf[len] = '\0';
 	delay_point("sysfs_write_file");
 	old = trace_by_set(file->trace_name);
-	if (!sysfs_get_active_two(sd)) {
+	if (!sysfs_get_active_op(sd)) {
 		trace_by_set(old);
 		return -ENODEV;
 	}
 	kobj = sd->s_parent->s.kobj;
 	n = kobj->ktype->sysfs_ops->store(kobj, sd->s.attr, kbuf, len);
-	sysfs_put_active_two(sd);
+	sysfs_put_active_op(sd);
 	trace_by_set(old);
 	return n;
 }

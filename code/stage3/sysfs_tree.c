@@ -31,11 +31,9 @@ void sysfs_path(const struct sysfs_dirent *sd, char *buf, size_t len)
 struct sysfs_dirent *sysfs_new_dirent(const char *name, enum sysfs_type type)
 {
 	struct sysfs_dirent *sd = kzalloc(sizeof(*sd), "sysfs_dirent");
-	char what[96];
 
 	atomic_init(&sd->s_count, 1);
-	snprintf(what, sizeof(what), "s_active of %s", name);
-	init_rwsem(&sd->s_active, what);
+	sysfs_active_init(sd, name);
 	sd->s_name = strdup(name);
 	sd->s_type = type;
 	return sd;
@@ -71,12 +69,8 @@ int sysfs_link_child(struct sysfs_dirent *parent, struct sysfs_dirent *sd)
 	sd->s_parent = sysfs_get(parent);
 	sysfs_path(sd, path, sizeof(path));
 	trace_name(sd->trace_name, sizeof(sd->trace_name), "dirent", path);
-	/*
-	 * The whole path in the semaphore's name, so that a hung-task report
-	 * says which node a deletion waits for.  Nobody can reach the
-	 * semaphore yet: the dirent becomes visible when we drop sysfs_mutex.
-	 */
-	snprintf(sd->s_active.name, sizeof(sd->s_active.name), "s_active of %.83s", path);
+	/* Nobody can reach s_active yet: the dirent becomes visible when we drop sysfs_mutex. */
+	sysfs_active_name(sd, path);
 	return 0;
 }
 
@@ -107,16 +101,15 @@ struct sysfs_dirent *sysfs_get(struct sysfs_dirent *sd)
 
 /*
  * sysfs_free_dirent - the last s_count is gone.  Nobody can start an
- * operation on sd any more (that needs an s_count), so no reader holds
- * s_active: destroying it here is safe even though a deleted node's
- * s_active is still held for writing, and for ever will be.
+ * operation on sd any more (that needs an s_count), so no operation holds
+ * an active reference: s_active goes with the memory.
  */
 static void sysfs_free_dirent(struct sysfs_dirent *sd)
 {
 	if (sd->s_type == SYSFS_KOBJ_LINK)
 		sysfs_put(sd->s.target);
 	verify_forget(sd);
-	destroy_rwsem(&sd->s_active);
+	sysfs_active_destroy(sd);
 	free(sd->s_name);
 	kfree(sd);
 }

@@ -1,4 +1,5 @@
 /* sysfs_active.c - the active reference: s_active, an rw_semaphore used as a counter. */
+#include <stdio.h>
 #include "exercise.h"
 #include "sysfs_internal.h"
 #include "task.h"
@@ -121,4 +122,34 @@ void sysfs_deactivate(struct sysfs_dirent *sd)
 {
 	TODO("sysfs_deactivate", "take the write side of s_active, and keep it: it is never released");
 	trace_event("deactivate", sd->trace_name, NULL);
+}
+
+/*
+ * s_active's birth, name and death, with the dirent's (sysfs_tree.c).  It
+ * is born open: operations may start as soon as the dirent can be found.
+ * The whole path goes into the semaphore's name once it is known, so that
+ * a hung-task report says which node a deletion waits for.
+ */
+void sysfs_active_init(struct sysfs_dirent *sd, const char *name)
+{
+	char what[96];
+
+	snprintf(what, sizeof(what), "s_active of %s", name);
+	init_rwsem(&sd->s_active, what);
+}
+
+void sysfs_active_name(struct sysfs_dirent *sd, const char *path)
+{
+	snprintf(sd->s_active.name, sizeof(sd->s_active.name), "s_active of %.83s", path);
+}
+
+/*
+ * sysfs_active_destroy - the last s_count is gone.  Nobody can start an
+ * operation on sd any more (that needs an s_count), so no reader holds
+ * s_active: destroying it is safe even though a deleted node's s_active
+ * is still held for writing, and for ever will be.
+ */
+void sysfs_active_destroy(struct sysfs_dirent *sd)
+{
+	destroy_rwsem(&sd->s_active);
 }

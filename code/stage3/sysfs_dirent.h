@@ -1,0 +1,91 @@
+/* sysfs_dirent.h - one node of sysfs, and its active reference (stage 3: an rw_semaphore). */
+#ifndef KSIM_SYSFS_DIRENT_H
+#define KSIM_SYSFS_DIRENT_H
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include "kobject.h"
+#include "rwsem.h"
+
+struct attribute;
+
+enum sysfs_type { SYSFS_DIR = 1, SYSFS_KOBJ_ATTR = 2, SYSFS_KOBJ_LINK = 4 };
+
+/*
+ * sysfs_dirent - one node of the tree: a directory (a kobject), an
+ * attribute file, or a symlink.  It has two counters, for two lifetimes:
+ *
+ * s_count  keeps the dirent's own memory: the name, the parent pointer,
+ *	    the type.  The tree holds one, every open file one.  It says
+ *	    nothing about the kobject or the attribute the dirent points at.
+ * s_active guards everything outside sysfs proper: the kobject, the
+ *	    attribute, its sysfs_ops, the driver code behind them.  It is an
+ *	    rw_semaphore used as a counter: one operation (an open's checks,
+ *	    one read, one write) holds it for reading, with
+ *	    sysfs_get_active(); deletion takes it for writing, once, and never
+ *	    gives it back (sysfs_deactivate()), so from then on every
+ *	    sysfs_get_active() fails and the operation returns -ENODEV.
+ *
+ * The union (s.kobj, s.attr) may be read only under an active reference
+ * on this dirent (for a file's kobject: on its parent).  s.target of a
+ * link is sysfs's own memory, held by an s_count.
+ */
+struct sysfs_dirent {
+	atomic_int s_count;
+	struct rw_semaphore s_active;
+	struct sysfs_dirent *s_parent;
+	struct sysfs_dirent *s_children;	/* sorted by name */
+	struct sysfs_dirent *s_sibling;
+	char *s_name;
+	enum sysfs_type s_type;
+	bool s_removed;			/* unlinked from the tree */
+	union {
+		struct kobject *kobj;		/* SYSFS_DIR */
+		struct attribute *attr;		/* SYSFS_KOBJ_ATTR */
+		struct sysfs_dirent *target;	/* SYSFS_KOBJ_LINK (holds an s_count) */
+	} s;
+	char trace_name[TRACE_NAME_LEN];
+};
+
+/* sysfs_get/sysfs_put - s_count: the dirent's memory, nothing more. */
+struct sysfs_dirent *sysfs_get(struct sysfs_dirent *sd);
+void sysfs_put(struct sysfs_dirent *sd);
+
+/*
+ * The active reference (sysfs_active.c).  The caller must hold an s_count
+ * (the dirent's memory must outlive the call).  Hold an active reference
+ * for one operation, never across a return to user space.
+ */
+struct sysfs_dirent *sysfs_get_active(struct sysfs_dirent *sd);
+void sysfs_put_active(struct sysfs_dirent *sd);
+/* Both a node's and its parent's: an attribute's op needs its kobject (the parent's) too. */
+struct sysfs_dirent *sysfs_get_active_two(struct sysfs_dirent *sd);
+void sysfs_put_active_two(struct sysfs_dirent *sd);
+/* sysfs_deactivate - deletion: wait for the operations in flight, refuse all later ones. */
+void sysfs_deactivate(struct sysfs_dirent *sd);
+
+/*
+ * What one operation on an attribute file holds (sysfs_file.c): the
+ * active references of the attribute's node and of its directory, whose
+ * kobject the operation is called on.
+ */
+static inline struct sysfs_dirent *sysfs_get_active_op(struct sysfs_dirent *sd)
+{
+	return sysfs_get_active_two(sd);
+}
+
+static inline void sysfs_put_active_op(struct sysfs_dirent *sd)
+{
+	sysfs_put_active_two(sd);
+}
+
+/*
+ * The active reference's birth, naming and death, with the dirent's
+ * (sysfs_tree.c calls them): init when the dirent is allocated, name once
+ * its path is known, destroy with its memory.
+ */
+void sysfs_active_init(struct sysfs_dirent *sd, const char *name);
+void sysfs_active_name(struct sysfs_dirent *sd, const char *path);
+void sysfs_active_destroy(struct sysfs_dirent *sd);
+
+#endif
