@@ -12,7 +12,7 @@
 SHELL := /bin/bash
 MAKEFLAGS += --no-builtin-rules
 
-STAGES := 1 2 3
+STAGES := 1 2 3 4
 SOLUTIONS ?= 0
 SAN ?=
 
@@ -145,7 +145,7 @@ $(foreach n,$(STAGES),$(eval $(call STAGE_RULES,$(n),exercises,$(BUILD)/student/
 stage_dir = $(if $(filter 1,$(SOLUTIONS)),$(BUILD)/stage$(1),$(BUILD)/student/stage$(1))
 
 HELP += "all              build every stage (reference solutions) into build/stageN/"
-HELP += "stageN           build stage N alone (N = 1, 2, 3; SOLUTIONS=1 for the reference)"
+HELP += "stageN           build stage N alone (N = 1, 2, 3, 4; SOLUTIONS=1 for the reference)"
 .PHONY: all $(foreach n,$(STAGES),stage$(n))
 all: $(foreach n,$(STAGES),$(BUILD)/stage$(n)/ksim) $(BUILD)/stage0/ksim
 $(foreach n,$(STAGES),$(eval stage$(n): $(call stage_dir,$(n))/ksim))
@@ -196,7 +196,7 @@ RUN_STAGE_TESTS = @KSIM="$(RUN_PREFIX) $(2)/ksim" KSIM_DIR=$(2) $(SAN_ENV) \
 	  $(if $(filter exercises,$(3)),--exercises exercises/stage$(1)) \
 	  $(addprefix --scenarios ,$(wildcard tests/stage$(1)/scenarios.tsv)) $(S$(1)_$(3)_TESTS)
 
-HELP += "check-stageN     grade stage N (1-3): your exercises/stageN; SOLUTIONS=1 grades the reference"
+HELP += "check-stageN     grade stage N (1-4): your exercises/stageN; SOLUTIONS=1 grades the reference"
 HELP += "helgrind-stageN  run stage N's Valgrind scenarios under helgrind and show each report"
 HELP += "drd-stageN       the same under drd"
 HELP += "memcheck-stageN  the same under memcheck"

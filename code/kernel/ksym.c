@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <valgrind/helgrind.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include "ksym.h"
@@ -38,6 +39,17 @@ struct ksym_obj {
 static struct ksym_obj objs[KSYM_MAX_OBJS];
 static atomic_int nobjs;
 static pthread_mutex_t ksym_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/*
+ * helgrind and drd take atomics for plain accesses: the count itself is
+ * a race to them, and what it publishes is unordered.  Tell them both:
+ * nobjs is an atomic, and its release store orders the entry it counts
+ * before every acquire load that sees it (ksym_add(), ksym_lookup()).
+ */
+static void __attribute__((constructor)) ksym_annotate(void)
+{
+	ANNOTATE_BENIGN_RACE_SIZED(&nobjs, sizeof(nobjs), "atomic: release store, acquire loads");
+}
 
 static int ksym_cmp(const void *a, const void *b)
 {
@@ -143,6 +155,7 @@ static struct ksym_obj *ksym_add(const char *path, const char *modname,
 		snprintf(obj->modname, sizeof(obj->modname), "%s", modname);
 		/* Without symbols the object is still named: "0x7f.. [mod]". */
 		ksym_read_elf(obj, path, bias);
+		ANNOTATE_HAPPENS_BEFORE(&nobjs);
 		atomic_store_explicit(&nobjs, n + 1, memory_order_release);
 	}
 	pthread_mutex_unlock(&ksym_lock);
@@ -232,6 +245,7 @@ bool ksym_lookup(uintptr_t addr, struct ksym_hit *hit)
 {
 	int i = atomic_load_explicit(&nobjs, memory_order_acquire);
 
+	ANNOTATE_HAPPENS_AFTER(&nobjs);
 	while (i-- > 0) {
 		const struct ksym_obj *obj = &objs[i];
 		size_t lo = 0, hi = obj->nsyms;

@@ -14,3 +14,8 @@ void wake_up_all(struct wait_queue_head *wq)
 	pthread_cond_broadcast(&wq->cond);
 	pthread_mutex_unlock(&wq->lock);
 }
+
+__noinline void wait_queue_sleep(struct wait_queue_head *wq)
+{
+	pthread_cond_wait(&wq->cond, &wq->lock);
+}

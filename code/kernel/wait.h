@@ -25,6 +25,12 @@ struct wait_queue_head {
 
 void init_waitqueue_head(struct wait_queue_head *wq);
 void wake_up_all(struct wait_queue_head *wq);
+/*
+ * wait_queue_sleep - one sleep, with wq->lock held.  A function of its
+ * own, not part of the macro: a hung task's call trace then shows the
+ * function that waits (sysfs_deactivate), not a guess.
+ */
+void wait_queue_sleep(struct wait_queue_head *wq);
 
 /*
  * wait_event_desc - sleep until condition is true.  what says, for the
@@ -35,7 +41,7 @@ void wake_up_all(struct wait_queue_head *wq);
 	if (!(condition)) {							\
 		sched_block(what);						\
 		while (!(condition))						\
-			pthread_cond_wait(&(wq)->cond, &(wq)->lock);		\
+			wait_queue_sleep(wq);					\
 		sched_unblock();						\
 	}									\
 	pthread_mutex_unlock(&(wq)->lock);					\

@@ -5,8 +5,6 @@
 #include "verify.h"
 #include "vfs.h"
 
-const char *const stage_name = "stage3 (active: s_count for the memory, s_active for the kobject)";
-
 /* The fixed top of the tree: /sys and the directories drivers hang things from. */
 void stage_init(void)
 {

@@ -21,4 +21,4 @@ check-stage3-mistakes: $(BUILD)/.deps-ok $(BUILD)/stage3/ksim $(BUILD)/stage3/st
 	@CC="$(CC)" STAGE_CFLAGS="$(S3_solutions_CFLAGS)" STAGE_DIR=$(BUILD)/stage3 \
 	  KERNEL_OBJ="$(KERNEL_OBJ)" SHELL_OBJ="$(SHELL_OBJ)" TESTLIB_OBJ="$(TESTLIB_OBJ)" \
 	  LINK_FLAGS="$(LDFLAGS) $(LDLIBS)" CHECK_CFLAGS="$(CHECK_CFLAGS)" CHECK_LIBS="$(CHECK_LIBS)" \
-	  tests/stage3/mistakes.sh tests/stage3/mistakes.tsv $(BUILD)/mistakes/stage3
+	  tests/lib/mistakes.sh tests/stage3/mistakes.tsv $(BUILD)/mistakes/stage3

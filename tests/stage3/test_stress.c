@@ -14,6 +14,9 @@
 #include "module.h"
 #include "oops.h"
 #include "sysfs.h"
+#if KSIM_STAGE >= 4
+#include "sysfs_self.h"
+#endif
 #include "task.h"
 #include "vfs.h"
 #include "watchdog.h"
@@ -34,6 +37,8 @@
  * Anything else, a crash, a sanitizer report or a hang (the watchdog is
  * on) fails the test; at the end stage_verify() must find nothing left.
  * Run under helgrind, drd and memcheck by `make check-stage3-stress-tools`.
+ * Stage 4 runs the same file (tests/stage4/test_stress.c is a link to it),
+ * with its self-removing pcidev devices added (KSIM_STAGE >= 4).
  */
 #define NR_USERS 6
 #define HELD_MAX 2
@@ -54,6 +59,9 @@ static atomic_bool stop;
  */
 __attribute__((used)) static void *const module_api[] = {
 	device_register, kobject_init, sysfs_create_link, sysfs_schedule_callback_owner,
+#if KSIM_STAGE >= 4
+	device_remove_file_self,
+#endif
 };
 
 /* A file, the mode it can be opened in, and what to write to it. */
@@ -72,6 +80,12 @@ static const struct target {
 	{ "/sys/block/sda/device/state", VFS_READ, NULL },
 	{ "/sys/devices/0000:00:1f.2/host0/target0:0:0/0:0:0:0/model", VFS_READ, NULL },
 	{ "/sys/block/sda/device/delete", VFS_WRITE, "1" },
+#if KSIM_STAGE >= 4
+	/* Stage 4 runs this file too (tests/stage4/test_stress.c): devices that remove themselves. */
+	{ "/sys/devices/pci0/remove", VFS_WRITE, "1" },
+	{ "/sys/devices/pci1/remove", VFS_WRITE, "1" },
+	{ "/sys/devices/pci1/vendor", VFS_READ, NULL },
+#endif
 };
 static const char *const dirs[] = { "/sys/devices", "/sys/block/sda", "/sys/block/sda/device" };
 
@@ -234,6 +248,11 @@ static void *hardware_main(void *arg)
 		must(insmod("sd_mod"), "insmod sd_mod");
 		must(insmod("libata"), "insmod libata");
 		must(insmod("ahci"), "insmod ahci");
+#if KSIM_STAGE >= 4
+		must(insmod("pcidev"), "insmod pcidev");
+		must(hotplug_plug("pci0"), "plug pci0");
+		must(hotplug_plug("pci1"), "plug pci1");
+#endif
 		msleep(10);
 		must(hotplug_unplug("mouse0"), "unplug mouse0");
 		must(hotplug_unplug("slow1"), "unplug slow1");
@@ -245,6 +264,13 @@ static void *hardware_main(void *arg)
 		must(rmmod(mouse), mouse);
 		must(rmmod("slowdev"), "rmmod slowdev");
 		rmmod_pinned("scsi_mod");
+#if KSIM_STAGE >= 4
+		/* A user may have removed pci0 already: -ENODEV is fine. */
+		int err = hotplug_unplug("pci0");
+
+		ck_assert_msg(err == 0 || err == -ENODEV, "unplug pci0 failed: %d", err);
+		must(rmmod("pcidev"), "rmmod pcidev");	/* exit removes pci1 if it is still there */
+#endif
 		(*cycles)++;
 	}
 	return NULL;
@@ -279,8 +305,8 @@ START_TEST(stress_users_against_hotplug_and_module_unload)
 	flush_scheduled_work();
 	ms = now_ms() - start;
 
-	ck_assert_msg(exercise_pending() == NULL, "exercise not done yet: %s (see the TODO in exercises/stage3/)",
-		      exercise_pending());
+	ck_assert_msg(exercise_pending() == NULL, "exercise not done yet: %s (see the TODO in exercises/stage%d/)",
+		      exercise_pending(), KSIM_STAGE);
 	for (int i = 0; i < NR_USERS; i++) {
 		ck_assert_msg(st[i].unexpected == 0, "user%d: %ld unexpected outcomes, the first: %s",
 			      i, st[i].unexpected, st[i].what);
@@ -301,7 +327,7 @@ END_TEST
 
 int main(void)
 {
-	Suite *s = suite_create("stage3-stress");
+	Suite *s = suite_create(KSIM_STAGE == 3 ? "stage3-stress" : "stage4-stress");
 	TCase *tc = ktest_case(s, "stress", 120);
 
 	tcase_add_test(tc, stress_users_against_hotplug_and_module_unload);

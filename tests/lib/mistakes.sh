@@ -1,18 +1,20 @@
 #!/bin/bash
-# mistakes.sh TSV OUTDIR - build stage 3 with each classic mistake patched in; the named test must catch it.
+# mistakes.sh TSV OUTDIR - build a stage with each classic mistake patched in; the named test must catch it.
 #
 # Each TSV line names a patch against one file of the reference stage, a
 # Check suite, a test case of it and a regex.  The patched file is compiled
 # with the stage's flags and linked, with the reference's other objects,
 # into a ksim and the suite of its own; the case must then fail, and its
 # output must match the regex (the test's name and its message), so each
-# mistake is shown to be caught by the test meant for it.
+# mistake is shown to be caught by the test meant for it.  The suites are
+# the ones next to the TSV (tests/stageN/).
 #
-# From the environment (tests/stage3/stage3.mk): CC, STAGE_CFLAGS, STAGE_DIR
+# From the environment (tests/stageN/stageN.mk): CC, STAGE_CFLAGS, STAGE_DIR
 # (the reference build, with obj/ and the modules), KERNEL_OBJ, SHELL_OBJ,
 # TESTLIB_OBJ, LINK_FLAGS, CHECK_CFLAGS, CHECK_LIBS.
 set -u
 tsv=$1 out=$2
+tests=$(dirname "$tsv")
 status=0 n=0
 quiet() { "$@" 2> >(grep -v "obsolete option .-I-. used" >&2); }
 while IFS=$'\t' read -r patchfile suite case regex; do
@@ -36,7 +38,7 @@ while IFS=$'\t' read -r patchfile suite case regex; do
 	for so in "$STAGE_DIR"/*.so; do ln -sf "$(realpath "$so")" "$d/"; done
 	if ! quiet $CC $STAGE_CFLAGS -c "$d/$(basename "$src")" -o "$d/obj/$obj" ||
 	   ! quiet $CC $STAGE_CFLAGS -o "$d/ksim" $KERNEL_OBJ $SHELL_OBJ "${objs[@]}" $LINK_FLAGS ||
-	   ! quiet $CC $STAGE_CFLAGS -Itests/lib $CHECK_CFLAGS -o "$d/$suite" "tests/stage3/$suite.c" \
+	   ! quiet $CC $STAGE_CFLAGS -Itests/lib $CHECK_CFLAGS -o "$d/$suite" "$tests/$suite.c" \
 		"${objs[@]}" $KERNEL_OBJ $TESTLIB_OBJ $CHECK_LIBS $LINK_FLAGS; then
 		echo "FAIL $name: does not build"
 		status=1

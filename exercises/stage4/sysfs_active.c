@@ -1,0 +1,185 @@
+/* sysfs_active.c - the active reference as kernfs keeps it: an atomic count with a deactivation bias. */
+#include <stdio.h>
+#include <valgrind/helgrind.h>
+#include "delay.h"
+#include "exercise.h"
+#include "sysfs_internal.h"
+#include "task.h"
+#include "wait.h"
+
+DELAY_POINT(sysfs_remove_self)
+
+/*
+ * Stage 3 counted operations with an rw_semaphore; kernfs counts them in a
+ * plain atomic_t, with one number set apart:
+ *
+ *	s_active >= 0			live: that many operations inside
+ *	s_active == BIAS + n		deleted: n operations still inside
+ *	s_active == BIAS		deleted and drained
+ *
+ * sysfs_get_active() increments unless the count is negative, so one
+ * atomic_add of the bias shuts the door on every later operation at once;
+ * sysfs_put_active() decrements, and the put that brings a deleted node
+ * down to the bias wakes its deleter.  The deleters all sleep on one wait
+ * queue, as they do on kernfs_root's deactivate_waitq: a node needs no
+ * room of its own for them, and any number may wait for the same node.
+ *
+ * The counter is an atomic, which helgrind and drd do not see as ordering
+ * anything (../shared TOOLING notes); the annotations say what it orders:
+ * everything an operation did before its put happens before the deleter
+ * returns from the drain and frees what the operation used.
+ */
+static struct wait_queue_head sysfs_deactivate_waitq;
+static pthread_once_t waitq_once = PTHREAD_ONCE_INIT;
+
+static void waitq_init(void)
+{
+	init_waitqueue_head(&sysfs_deactivate_waitq);
+}
+
+/* Active references held right now, all nodes together, for stage_verify(). */
+atomic_int sysfs_active_refs;
+
+/**
+ * sysfs_get_active - start one operation on @sd.
+ * @sd: the node; the caller holds an s_count on it
+ *
+ * Returns @sd, or NULL once @sd has been deactivated: the caller fails
+ * with -ENODEV and touches nothing of @sd outside sysfs.  Never sleeps.
+ */
+struct sysfs_dirent *sysfs_get_active(struct sysfs_dirent *sd)
+{
+	bool ok;
+
+	if (!sd)
+		return NULL;
+	TODO("sysfs_get_active", "add one to s_active unless it is negative (a compare-and-swap loop: atomic_compare_exchange_weak); ok says whether you did");
+	ok = true;
+	if (!ok) {
+		trace_event("active_fail", sd->trace_name, "by=%s", trace_by());
+		return NULL;
+	}
+	atomic_fetch_add(&sysfs_active_refs, 1);
+	trace_event("active_get", sd->trace_name, "by=%s", trace_by());
+	return sd;
+}
+
+/**
+ * sysfs_put_active - end the operation that sysfs_get_active() started.
+ * @sd: the node, as returned by sysfs_get_active() (NULL: nothing to do)
+ *
+ * If @sd is deleted and this was the last operation inside, its deleter
+ * is waiting: wake it.  After the decrement the caller must not touch
+ * anything of @sd outside sysfs.
+ */
+void sysfs_put_active(struct sysfs_dirent *sd)
+{
+	if (!sd)
+		return;
+	trace_event("active_put", sd->trace_name, "by=%s", trace_by());
+	atomic_fetch_sub(&sysfs_active_refs, 1);
+	ANNOTATE_HAPPENS_BEFORE(&sd->s_active);
+	TODO("sysfs_put_active", "take one from s_active; if that leaves exactly SD_DEACTIVATED_BIAS, wake_up_all() the deleters on sysfs_deactivate_waitq");
+}
+
+/* sysfs_drained - every operation that was inside deleted @sd has come out. */
+static __maybe_unused bool sysfs_drained(struct sysfs_dirent *sd)
+{
+	return atomic_load(&sd->s_active) == SD_DEACTIVATED_BIAS;
+}
+
+/* drain_what - what a deleter waits for, in words for the hung-task watchdog. */
+static __maybe_unused void drain_what(const struct sysfs_dirent *sd, int inside, char *buf, size_t len)
+{
+	snprintf(buf, len, "sysfs_drain %s (%d active inside)", sd->trace_name, inside);
+}
+
+/**
+ * sysfs_deactivate - @sd is being deleted: no new operation may start,
+ * and the ones inside must end before the deletion goes on.
+ * @sd: a node already unlinked from the tree; the caller holds an s_count
+ *
+ * Adds the bias once (the tree's unlink happens once, so deactivation
+ * does), then sleeps until the count equals the bias.  An operation that
+ * deletes its own node without sysfs_remove_self() still waits for itself
+ * here: the hung-task watchdog reports it, as in stage 3.
+ */
+void sysfs_deactivate(struct sysfs_dirent *sd)
+{
+	char what[TRACE_NAME_LEN + 64];
+
+	pthread_once(&waitq_once, waitq_init);
+	TODO("sysfs_deactivate", "add SD_DEACTIVATED_BIAS to s_active, then sleep on sysfs_deactivate_waitq until sysfs_drained(sd) (wait_event_desc(), drain_what() for the watchdog's message)");
+	(void)what;
+	ANNOTATE_HAPPENS_AFTER(&sd->s_active);
+	trace_event("deactivate", sd->trace_name, NULL);
+}
+
+/*
+ * kernfs_break_active_protection() - the caller's operation gives its
+ * active reference on @sd back early; sysfs_unbreak_active_protection()
+ * takes the count again, without the check, since @sd may be deleted by
+ * then (the count is only bookkeeping for the caller's final put).
+ */
+void sysfs_break_active_protection(struct sysfs_dirent *sd)
+{
+	sysfs_put_active(sd);
+}
+
+void sysfs_unbreak_active_protection(struct sysfs_dirent *sd)
+{
+	atomic_fetch_add(&sd->s_active, 1);
+	atomic_fetch_add(&sysfs_active_refs, 1);
+	trace_event("active_get", sd->trace_name, "by=%s", trace_by());
+}
+
+/* sysfs_self_removed - the removal some remove_self() claimed is complete, its caller out. */
+static __maybe_unused bool sysfs_self_removed(struct sysfs_dirent *sd)
+{
+	return (atomic_load(&sd->s_flags) & SYSFS_FLAG_SUICIDED) && sysfs_drained(sd);
+}
+
+/**
+ * sysfs_remove_self - remove @sd from inside an operation on @sd.
+ * @sd: the node the caller's operation holds an active reference on
+ *
+ * First give up our own active reference, so that the removal does not
+ * wait for us; then claim the removal under sysfs_mutex.  The one task
+ * that claims it removes the node (unless an ordinary removal got there
+ * first) and returns true; any other waits until that removal is done
+ * and the claimant's operation is out, and returns false.  Either way the
+ * count is taken back before returning, so the caller's put balances.
+ */
+bool sysfs_remove_self(struct sysfs_dirent *sd)
+{
+	char what[TRACE_NAME_LEN + 64];
+	bool first = false;
+
+	pthread_once(&waitq_once, waitq_init);
+	TODO("sysfs_remove_self", "break the active protection; under sysfs_mutex claim SYSFS_FLAG_SUICIDAL if no one has; the claimant unlinks sd (if still linked) and drops it outside the mutex, then sets SYSFS_FLAG_SUICIDED and wakes the waitq; the others wait for sysfs_self_removed(); unbreak before returning");
+	(void)what; (void)sd;
+	return first;
+}
+
+/* s_active's birth, name and death, with the dirent's (sysfs_tree.c): born live, at zero. */
+void sysfs_active_init(struct sysfs_dirent *sd, const char *name)
+{
+	(void)name;
+	atomic_init(&sd->s_active, 0);
+	atomic_init(&sd->s_flags, 0);
+}
+
+/* The trace name already says which node a drain waits for: nothing to name. */
+void sysfs_active_name(struct sysfs_dirent *sd, const char *path)
+{
+	(void)sd;
+	(void)path;
+}
+
+/* sysfs_active_destroy - the last s_count is gone: no operation can be inside. */
+void sysfs_active_destroy(struct sysfs_dirent *sd)
+{
+	int v = atomic_load(&sd->s_active);
+
+	BUG_ON(v != 0 && v != SD_DEACTIVATED_BIAS);
+}

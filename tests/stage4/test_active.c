@@ -1,0 +1,230 @@
+/* test_active.c - stage 4's active reference, called directly: the biased counter and remove_self. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include "delay.h"
+#include "exercise.h"
+#include "ktest.h"
+#include "oops.h"
+#include "sysfs_internal.h"
+#include "task.h"
+#include "vfs.h"
+#include "watchdog.h"
+
+/*
+ * Each test builds /sys/devices/dev0/attr from the sysfs internals and
+ * calls the exercise functions on it.  The messages name the exercise and
+ * the mistake.
+ */
+static struct sysfs_dirent *dir, *attr;
+
+static void boot(void)
+{
+	task_init_main("test");
+	oops_init();
+	watchdog_start(0);
+	stage_init();
+	dir = sysfs_new_dirent("dev0", SYSFS_DIR);
+	attr = sysfs_new_dirent("attr", SYSFS_KOBJ_ATTR);
+	pthread_mutex_lock(&sysfs_mutex);
+	sysfs_link_child(sysfs_lookup("/sys/devices"), dir);
+	sysfs_link_child(dir, attr);
+	pthread_mutex_unlock(&sysfs_mutex);
+	sysfs_put(dir->s_parent);	/* the lookup's s_count */
+}
+
+static int count(struct sysfs_dirent *sd)
+{
+	return atomic_load(&sd->s_active);
+}
+
+static void assert_no_todo(void)
+{
+	const char *todo = exercise_pending();
+
+	ck_assert_msg(todo == NULL, "exercise not done yet: %s (see the TODO in exercises/stage4/sysfs_active.c)",
+		      todo);
+}
+
+static long now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000L + ts.tv_nsec / 1000000L;
+}
+
+/* ---- the counter ---- */
+
+START_TEST(get_active_adds_one_and_put_active_takes_it_back)
+{
+	boot();
+	ck_assert_ptr_eq(sysfs_get_active(attr), attr);
+	assert_no_todo();
+	ck_assert_msg(count(attr) == 1, "sysfs_get_active() on a live node must add one to s_active: it is %d, want 1",
+		      count(attr));
+	sysfs_put_active(attr);
+	ck_assert_msg(count(attr) == 0, "sysfs_put_active() must take the one back: s_active is %d, want 0",
+		      count(attr));
+}
+END_TEST
+
+START_TEST(deactivate_adds_the_bias_and_later_gets_fail)
+{
+	boot();
+	sysfs_deactivate(attr);
+	assert_no_todo();
+	ck_assert_msg(count(attr) == SD_DEACTIVATED_BIAS,
+		      "sysfs_deactivate() on an idle node must leave s_active at SD_DEACTIVATED_BIAS: it is %d",
+		      count(attr));
+	ck_assert_msg(sysfs_get_active(attr) == NULL, "sysfs_get_active() succeeded on a deleted node");
+	ck_assert_msg(count(attr) == SD_DEACTIVATED_BIAS,
+		      "a failed sysfs_get_active() changed s_active (%d): add one only when the count is not "
+		      "negative (compare and swap), never add and check afterwards", count(attr));
+}
+END_TEST
+
+static atomic_bool deactivated;
+
+static void *deactivate_main(void *arg)
+{
+	sysfs_deactivate(arg);
+	atomic_store(&deactivated, true);
+	return NULL;
+}
+
+START_TEST(deactivate_waits_for_the_operation_inside_and_put_wakes_it)
+{
+	struct task_struct *t;
+	long end;
+
+	boot();
+	watchdog_set_limit(10000);	/* a deleter that is never woken: our message, not the watchdog's */
+	atomic_store(&deactivated, false);
+	ck_assert_ptr_eq(sysfs_get_active(attr), attr);
+	t = kthread_run(deactivate_main, attr, "deleter");
+	msleep(50);
+	assert_no_todo();
+	ck_assert_msg(!atomic_load(&deactivated),
+		      "sysfs_deactivate() returned while an operation still held its active reference: it must "
+		      "sleep until s_active comes down to SD_DEACTIVATED_BIAS");
+	ck_assert_msg(count(attr) == SD_DEACTIVATED_BIAS + 1,
+		      "with one operation inside, a deleted node's s_active must be SD_DEACTIVATED_BIAS + 1, not %d",
+		      count(attr));
+	ck_assert_msg(sysfs_get_active(attr) == NULL, "a new operation got in while the node was being deleted");
+	sysfs_put_active(attr);
+	for (end = now_ms() + 2000; !atomic_load(&deactivated) && now_ms() < end;)
+		msleep(1);
+	ck_assert_msg(atomic_load(&deactivated),
+		      "sysfs_deactivate() did not return after the last put: sysfs_put_active() must wake_up_all() "
+		      "the deleters when its decrement reaches SD_DEACTIVATED_BIAS");
+	kthread_join(t);
+}
+END_TEST
+
+/* ---- remove_self ---- */
+
+START_TEST(remove_self_from_an_operation_removes_the_node_at_once)
+{
+	struct sysfs_dirent *found;
+
+	boot();
+	ck_assert_ptr_eq(sysfs_get_active(attr), attr);	/* the operation that removes itself */
+	sysfs_get(attr);				/* as an open file would hold it */
+	ck_assert_msg(sysfs_remove_self(attr), "sysfs_remove_self() of the only caller must return true");
+	assert_no_todo();
+	pthread_mutex_lock(&sysfs_mutex);
+	found = sysfs_lookup("/sys/devices/dev0/attr");
+	pthread_mutex_unlock(&sysfs_mutex);
+	ck_assert_msg(found == NULL, "the node is still in the tree after sysfs_remove_self() returned");
+	ck_assert_msg(count(attr) == SD_DEACTIVATED_BIAS + 1,
+		      "after sysfs_remove_self() the caller's count must be back (unbreak): s_active is %d, "
+		      "want SD_DEACTIVATED_BIAS + 1", count(attr));
+	sysfs_put_active(attr);
+	ck_assert_int_eq(count(attr), SD_DEACTIVATED_BIAS);
+	sysfs_put(attr);
+}
+END_TEST
+
+struct remover {
+	atomic_bool ret, done;
+	atomic_bool complete_when_done;	/* was the removal complete when this caller returned? */
+};
+
+/* Both removers are inside the node before either may remove it. */
+static atomic_int ready;
+static atomic_bool go;
+
+static void *remover_main(void *arg)
+{
+	struct remover *r = arg;
+	struct sysfs_dirent *got = sysfs_get_active(attr);
+
+	atomic_fetch_add(&ready, 1);
+	while (!atomic_load(&go))
+		msleep(1);
+	if (!got)
+		return NULL;	/* done stays false: the test says so */
+	atomic_store(&r->ret, sysfs_remove_self(attr));
+	atomic_store(&r->complete_when_done, atomic_load(&attr->s_flags) & SYSFS_FLAG_SUICIDED);
+	sysfs_put_active(attr);
+	atomic_store(&r->done, true);
+	return NULL;
+}
+
+START_TEST(remove_self_of_two_callers_exactly_one_removes)
+{
+	struct remover r[2];
+	struct task_struct *t[2];
+
+	boot();
+	memset(r, 0, sizeof(r));
+	sysfs_get(attr);
+	/*
+	 * A third operation, ours, stays inside the node: the removal cannot
+	 * complete (its drain waits for us) until we put it, so neither
+	 * caller may return before that.
+	 */
+	ck_assert_ptr_eq(sysfs_get_active(attr), attr);
+	atomic_store(&ready, 0);
+	atomic_store(&go, false);
+	for (int i = 0; i < 2; i++)
+		t[i] = kthread_run(remover_main, &r[i], "remover%d", i);
+	while (atomic_load(&ready) < 2)
+		msleep(1);
+	atomic_store(&go, true);
+	msleep(300);
+	assert_no_todo();
+	for (int i = 0; i < 2; i++)
+		ck_assert_msg(!atomic_load(&r[i].done),
+			      "a sysfs_remove_self() caller returned while the removal was still waiting for an "
+			      "operation: the one that loses the claim must wait until the removal is complete");
+	sysfs_put_active(attr);
+	for (int i = 0; i < 2; i++)
+		kthread_join(t[i]);
+	ck_assert_msg(atomic_load(&r[0].done) && atomic_load(&r[1].done),
+		      "a caller could not take an active reference on the live node");
+	ck_assert_msg(atomic_load(&r[0].ret) + atomic_load(&r[1].ret) == 1,
+		      "of two sysfs_remove_self() callers exactly one must return true; %d did",
+		      atomic_load(&r[0].ret) + atomic_load(&r[1].ret));
+	for (int i = 0; i < 2; i++)
+		ck_assert_msg(atomic_load(&r[i].complete_when_done),
+			      "a sysfs_remove_self() caller returned before the removal was complete");
+	ck_assert_int_eq(count(attr), SD_DEACTIVATED_BIAS);
+	sysfs_put(attr);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("stage4-active");
+	TCase *tc = ktest_case(s, "exercises", 10);
+
+	tcase_add_test(tc, get_active_adds_one_and_put_active_takes_it_back);
+	tcase_add_test(tc, deactivate_adds_the_bias_and_later_gets_fail);
+	tcase_add_test(tc, deactivate_waits_for_the_operation_inside_and_put_wakes_it);
+	tcase_add_test(tc, remove_self_from_an_operation_removes_the_node_at_once);
+	tcase_add_test(tc, remove_self_of_two_callers_exactly_one_removes);
+	return ktest_main(s);
+}

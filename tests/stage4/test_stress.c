@@ -1,0 +1,1 @@
+../stage3/test_stress.c
