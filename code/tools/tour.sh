@@ -8,12 +8,12 @@
 # build/tour/; the terminal gets it trimmed: commands, their output, and of
 # an oops report the lines that say what happened and the call trace.
 #
-# Environment: MAKE (the make to call), STAGES ("1 2 3"), NO_COLOR (plain text).
+# Environment: MAKE (the make to call), STAGES ("1 2 3 4"), NO_COLOR (plain text).
 # Exit status: 0 if everything built and every run ended as the tour said,
 # 1 otherwise (after finishing, so the book is still built when it can be).
 set -u
 MAKE=${MAKE:-make}
-STAGES=${STAGES:-1 2 3}
+STAGES=${STAGES:-1 2 3 4}
 TOUR=build/tour
 LIST=code/tools/tour.list
 WIDTH=76
