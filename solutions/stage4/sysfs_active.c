@@ -24,8 +24,8 @@ DELAY_POINT(sysfs_remove_self)
  * queue, as they do on kernfs_root's deactivate_waitq: a node needs no
  * room of its own for them, and any number may wait for the same node.
  *
- * The counter is an atomic, which helgrind and drd do not see as ordering
- * anything (../shared TOOLING notes); the annotations say what it orders:
+ * The counter is an atomic, and helgrind and drd take an atomic for a
+ * plain access that orders nothing; the annotations say what it orders:
  * everything an operation did before its put happens before the deleter
  * returns from the drain and frees what the operation used.
  */
