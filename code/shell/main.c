@@ -93,15 +93,39 @@ static void parse_options(int argc, char **argv, struct options *o)
 	}
 }
 
-static char *read_all(FILE *f)
+/*
+ * read_all - the whole script, NUL-terminated; NULL, with a message, if it
+ * cannot be read (a directory, say) or holds a NUL byte, which would end
+ * the text early and silently.
+ */
+static char *read_all(FILE *f, const char *name)
 {
 	struct strbuf b = { 0 };
 	char buf[4096];
-	size_t n;
+	size_t n, total = 0;
+	const char *nul;
 
 	strbuf_add(&b, "", 0);
-	while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
+	while ((n = fread(buf, 1, sizeof(buf), f)) > 0) {
 		strbuf_add(&b, buf, n);
+		total += n;
+	}
+	if (ferror(f)) {
+		fprintf(stderr, "ksim: %s: %s\n", name, strerror(errno));
+		free(b.s);
+		return NULL;
+	}
+	nul = memchr(b.s, '\0', total);
+	if (nul) {
+		int line = 1, col = 1;
+
+		for (const char *p = b.s; p < nul; p++, col++)
+			if (*p == '\n')
+				line++, col = 0;
+		fprintf(stderr, "%s:%d:%d: a NUL byte: a script is text\n", name, line, col);
+		free(b.s);
+		return NULL;
+	}
 	return b.s;
 }
 
@@ -222,13 +246,15 @@ int main(int argc, char **argv)
 			fprintf(stderr, "ksim: %s: %s\n", o.script, strerror(errno));
 			return EXIT_USAGE;
 		}
-		text = read_all(f);
+		text = read_all(f, o.script);
 		fclose(f);
+		if (!text)
+			return EXIT_USAGE;
 		s.file = o.script;
 	} else {
 		s.file = "<stdin>";
-		if (!interactive)
-			text = read_all(stdin);
+		if (!interactive && !(text = read_all(stdin, s.file)))
+			return EXIT_USAGE;
 	}
 	if (text && script_parse(&s, text, 1)) {
 		free(text);

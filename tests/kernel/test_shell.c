@@ -76,6 +76,7 @@ static const struct {
 	{ "trace_mark_missing", "4:12", "missing label" },
 	{ "redirect_without_command", "4:1", "a redirect with no command" },
 	{ "plug_without_device", "4:6", "plug: missing argument" },
+	{ "nul_byte", "4:8", "a NUL byte" },
 };
 
 START_TEST(malformed_script_exits_2_and_runs_nothing)
@@ -368,6 +369,11 @@ START_TEST(bad_invocation_exits_2)
 	run(&r, SCRIPTS "no_such_script.ksim", NULL);
 	ck_assert_status(&r, 2);
 	ck_assert_err(&r, "no_such_script.ksim: No such file or directory");
+	ksim_run_free(&r);
+
+	run(&r, SCRIPTS "bad", NULL);	/* a directory */
+	ck_assert_status(&r, 2);
+	ck_assert_err(&r, "bad: Is a directory");
 	ksim_run_free(&r);
 
 	run(&r, SCRIPTS "basic.ksim", "--frobnicate");

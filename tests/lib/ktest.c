@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -79,12 +80,23 @@ void ksim_run(struct ksim_run *r, const char *script, bool want_trace,
 	char outp[] = "/tmp/ktest-out-XXXXXX", errp[] = "/tmp/ktest-err-XXXXXX";
 	char tracep[] = "/tmp/ktest-trace-XXXXXX";
 	int outfd = mkstemp(outp), errfd = mkstemp(errp), tfd = -1, st;
-	double deadline = now_s() + timeout_s;
+	double deadline;
 	char cmd[4096];
 	pid_t pid;
 
 	memset(r, 0, sizeof(*r));
 	ck_assert_msg(ksim != NULL, "KSIM is not set: run the suites through make");
+	/*
+	 * Every scenario a suite runs ends in a second or two, a hang within
+	 * the watchdog's 2 s.  A run still going after KSIM_RUN_MAX_S is an
+	 * endless loop: stop it well before the test case's own time limit,
+	 * so the test fails with a message rather than a timeout.
+	 */
+	if (timeout_s > KSIM_RUN_MAX_S)
+		timeout_s = KSIM_RUN_MAX_S;
+	if (getenv("CK_TIMEOUT_MULTIPLIER"))
+		timeout_s *= atof(getenv("CK_TIMEOUT_MULTIPLIER")) > 1 ? atof(getenv("CK_TIMEOUT_MULTIPLIER")) : 1;
+	deadline = now_s() + timeout_s;
 	if (want_trace)
 		tfd = mkstemp(tracep);
 	snprintf(cmd, sizeof(cmd), "exec %s %s%s %s %s", ksim, want_trace ? "--trace " : "",
@@ -94,6 +106,8 @@ void ksim_run(struct ksim_run *r, const char *script, bool want_trace,
 		dup2(outfd, 1);
 		dup2(errfd, 2);
 		setpgid(0, 0);
+		/* If the test is killed (its own time limit), ksim must not live on. */
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
 		execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
 		_exit(127);
 	}
@@ -106,6 +120,8 @@ void ksim_run(struct ksim_run *r, const char *script, bool want_trace,
 			kill(-pid, SIGKILL);
 			kill(pid, SIGKILL);
 			waitpid(pid, &st, 0);
+			fprintf(stderr, "ktest: %s was still running after %.0f s and was killed (exit status 124): "
+				"an endless loop in your code, or a wait that nothing ends?\n", script, timeout_s);
 			st = 124 << 8;
 			break;
 		}

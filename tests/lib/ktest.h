@@ -29,6 +29,8 @@ struct ksim_run {
  * trace written and read back if want_trace, killed after timeout_s seconds
  * (status 124).  extra_args may be NULL.
  */
+/* The longest a ksim_run() may take (times $CK_TIMEOUT_MULTIPLIER), whatever timeout_s says. */
+#define KSIM_RUN_MAX_S 5.0
 void ksim_run(struct ksim_run *r, const char *script, bool want_trace,
 	      const char *extra_args, double timeout_s);
 /* ksim_run_text - the same for a script given as text (written to a temp file). */

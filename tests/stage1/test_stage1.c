@@ -1,4 +1,5 @@
 /* test_stage1.c - stage 1's claims: an open file pins the kobject, and what that costs. */
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include "kobject.h"
@@ -58,6 +59,69 @@ START_TEST(kobject_put_releases_on_the_last_reference_only)
 }
 END_TEST
 
+/*
+ * Two tasks drop the last two references of an object at the same moment,
+ * many times over: exactly one of them must release it, every time.  A
+ * put that looks at the count and then decrements it (instead of one
+ * atomic decrement that says whether it reached zero) lets both see 2, or
+ * both see 1.
+ */
+#define RACE_ROUNDS 20000
+struct counted {
+	struct kobject kobj;
+	atomic_int released;
+};
+static void counted_release(struct kobject *kobj)
+{
+	atomic_fetch_add(&container_of(kobj, struct counted, kobj)->released, 1);
+}
+static const struct kobj_type counted_ktype = { .release = counted_release };
+static struct counted *race_objs;
+static atomic_int race_arrived;
+
+static void *race_putter(void *arg)
+{
+	(void)arg;
+	for (int i = 0; i < RACE_ROUNDS; i++) {
+		/* Both tasks arrive, then both put: as close together as two CPUs can. */
+		atomic_fetch_add(&race_arrived, 1);
+		while (atomic_load(&race_arrived) < 2 * (i + 1))
+			;
+		kobject_put(&race_objs[i].kobj);
+	}
+	return NULL;
+}
+
+START_TEST(kobject_put_from_two_tasks_at_once_releases_exactly_once)
+{
+	struct task_struct *t[2];
+	int none = 0, twice = 0;
+
+	task_init_main("test");
+	race_objs = calloc(RACE_ROUNDS, sizeof(*race_objs));
+	for (int i = 0; i < RACE_ROUNDS; i++) {
+		kobject_init(&race_objs[i].kobj, &counted_ktype);
+		kref_get(&race_objs[i].kobj.kref);	/* two holders, without the exercise's help */
+	}
+	atomic_store(&race_arrived, 0);
+	for (int k = 0; k < 2; k++)
+		t[k] = kthread_run(race_putter, NULL, "putter%d", k);
+	for (int k = 0; k < 2; k++)
+		kthread_join(t[k]);
+	assert_no_todo();
+	for (int i = 0; i < RACE_ROUNDS; i++) {
+		none += atomic_load(&race_objs[i].released) == 0;
+		twice += atomic_load(&race_objs[i].released) > 1;
+	}
+	free(race_objs);
+	ck_assert_msg(none == 0 && twice == 0,
+		      "two tasks dropping the last two references at once: %d of %d objects were never released, "
+		      "%d released more than once; the decrement and the test for zero must be one atomic step "
+		      "(the value atomic_fetch_sub() returns), not a read followed by a decrement",
+		      none, RACE_ROUNDS, twice);
+}
+END_TEST
+
 /* ---- the scenarios, through ksim ---- */
 
 START_TEST(naive_driver_read_after_unplug_is_a_use_after_free)
@@ -99,6 +163,8 @@ START_TEST(pinned_kobject_survives_unplug_and_is_released_after_close)
 	freed = trace_seq(r.trace, "free", "kobject:mouse0", 1);
 	ck_assert_msg(closed && released > closed,
 		      "release ran (event %ld) before the reader closed its file (event %ld)", released, closed);
+	ck_assert_msg(freed, "release() ran (event %ld) but the mouse was never freed: mouse_release() must kfree() it",
+		      released);
 	ck_assert_msg(freed > released, "the mouse must be freed by release(), not before (free %ld, release %ld)",
 		      freed, released);
 	ksim_run_free(&r);
@@ -175,6 +241,7 @@ int main(void)
 	tc = ktest_case(s, "exercises", 10);
 	tcase_add_test(tc, kobject_get_takes_a_reference);
 	tcase_add_test(tc, kobject_put_releases_on_the_last_reference_only);
+	tcase_add_test(tc, kobject_put_from_two_tasks_at_once_releases_exactly_once);
 	tc = ktest_case(s, "scenarios", 30);
 	tcase_add_test(tc, naive_driver_read_after_unplug_is_a_use_after_free);
 	tcase_add_test(tc, pinned_kobject_survives_unplug_and_is_released_after_close);

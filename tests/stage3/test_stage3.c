@@ -145,8 +145,10 @@ START_TEST(held_open_file_does_not_block_deletion)
 
 	run(&r, SCEN "seed-example2.ksh");
 	ck_assert_msg(r.status != 4, "rmmod ahci hung while cat held delete open (the watchdog fired: exit 4). "
-		      "An open file must hold only an s_count: take the active reference for each operation "
-		      "(sysfs_file.c), not from open to close.\n%.1500s", r.err);
+		      "Deletion waited for an active reference that was never given back: check that "
+		      "sysfs_put_active() gives back what sysfs_get_active() took, and that sysfs_put_active_two() "
+		      "puts both nodes (exercises/stage3/sysfs_active.c); an open file must hold only an s_count, "
+		      "never an active reference from open to close.\n%.1500s", r.err);
 	ck_assert_status(&r, 0);
 	ksim_run_free(&r);
 }

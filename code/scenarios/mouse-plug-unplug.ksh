@@ -1,0 +1,12 @@
+# The plain case: a mouse comes and goes with no file open.  The unplug
+# drops the last reference, so release() runs right there, inside it; a
+# driver that touches its struct mouse after device_unregister() is
+# reading freed memory, and the slab catches it (exit status 3).
+insmod mouse
+plug mouse0
+unplug mouse0
+plug mouse1
+cat /sys/devices/mouse1/clicks
+unplug mouse1
+rmmod mouse
+expect unloaded mouse
