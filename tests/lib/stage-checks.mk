@@ -1,0 +1,29 @@
+# tests/lib/stage-checks.mk - the checks a stage with active references has
+# beyond its Check suites and tables: its stress test under the Valgrind
+# tools, and its classic mistakes.  tests/stageN/stageN.mk calls
+#	$(eval $(call STAGE_EXTRA_CHECKS,N))
+# for a stage that has tests/stageN/test_stress.c and tests/stageN/mistakes.tsv.
+
+define STAGE_EXTRA_CHECKS
+S$(1)_STRESS := $(BUILD)/stage$(1)/tests/test_stress
+
+HELP += "check-stage$(1)-stress-tools  the stage-$(1) stress test under memcheck, helgrind and drd (0 errors)"
+CHECK_TARGETS += check-stage$(1)-stress-tools
+.PHONY: check-stage$(1)-stress-tools
+check-stage$(1)-stress-tools: $(BUILD)/.deps-ok $(BUILD)/stage$(1)/ksim $$(S$(1)_STRESS)
+ifeq ($(SAN),)
+	@KSIM_DIR=$(BUILD)/stage$(1) tests/stage3/stress-tools.sh $$(S$(1)_STRESS) $(BUILD)/valgrind/stage$(1)
+else
+	@echo "check-stage$(1)-stress-tools: skipped with SAN=$(SAN) (a sanitizer build must not run under Valgrind)"
+endif
+
+HELP += "check-stage$(1)-mistakes  each classic stage-$(1) mistake, patched in, is caught by its test"
+CHECK_TARGETS += check-stage$(1)-mistakes
+.PHONY: check-stage$(1)-mistakes
+check-stage$(1)-mistakes: $(BUILD)/.deps-ok $(BUILD)/stage$(1)/ksim $(BUILD)/stage$(1)/stage.a $(KERNEL_OBJ) \
+		$(SHELL_OBJ) $(TESTLIB_OBJ) $$(S$(1)_solutions_TESTS)
+	@CC="$(CC)" STAGE_CFLAGS="$$(S$(1)_solutions_CFLAGS)" STAGE_DIR=$(BUILD)/stage$(1) \
+	  KERNEL_OBJ="$(KERNEL_OBJ)" SHELL_OBJ="$(SHELL_OBJ)" TESTLIB_OBJ="$(TESTLIB_OBJ)" \
+	  LINK_FLAGS="$(LDFLAGS) $(LDLIBS)" CHECK_CFLAGS="$(CHECK_CFLAGS)" CHECK_LIBS="$(CHECK_LIBS)" \
+	  tests/lib/mistakes.sh tests/stage$(1)/mistakes.tsv $(BUILD)/mistakes/stage$(1)
+endef
