@@ -6,10 +6,7 @@
 #include <stdbool.h>
 #include "kobject.h"
 #include "rwsem.h"
-
-struct attribute;
-
-enum sysfs_type { SYSFS_DIR = 1, SYSFS_KOBJ_ATTR = 2, SYSFS_KOBJ_LINK = 4 };
+#include "sysfs_refs.h"
 
 /*
  * sysfs_dirent - one node of the tree: a directory (a kobject), an
@@ -47,22 +44,9 @@ struct sysfs_dirent {
 	char trace_name[TRACE_NAME_LEN];
 };
 
-/* sysfs_get/sysfs_put - s_count: the dirent's memory, nothing more. */
-struct sysfs_dirent *sysfs_get(struct sysfs_dirent *sd);
-void sysfs_put(struct sysfs_dirent *sd);
-
-/*
- * The active reference (sysfs_active.c).  The caller must hold an s_count
- * (the dirent's memory must outlive the call).  Hold an active reference
- * for one operation, never across a return to user space.
- */
-struct sysfs_dirent *sysfs_get_active(struct sysfs_dirent *sd);
-void sysfs_put_active(struct sysfs_dirent *sd);
 /* Both a node's and its parent's: an attribute's op needs its kobject (the parent's) too. */
 struct sysfs_dirent *sysfs_get_active_two(struct sysfs_dirent *sd);
 void sysfs_put_active_two(struct sysfs_dirent *sd);
-/* sysfs_deactivate - deletion: wait for the operations in flight, refuse all later ones. */
-void sysfs_deactivate(struct sysfs_dirent *sd);
 
 /*
  * What one operation on an attribute file holds (sysfs_file.c): the
@@ -78,14 +62,5 @@ static inline void sysfs_put_active_op(struct sysfs_dirent *sd)
 {
 	sysfs_put_active_two(sd);
 }
-
-/*
- * The active reference's birth, naming and death, with the dirent's
- * (sysfs_tree.c calls them): init when the dirent is allocated, name once
- * its path is known, destroy with its memory.
- */
-void sysfs_active_init(struct sysfs_dirent *sd, const char *name);
-void sysfs_active_name(struct sysfs_dirent *sd, const char *path);
-void sysfs_active_destroy(struct sysfs_dirent *sd);
 
 #endif

@@ -6,10 +6,7 @@
 #include <stdatomic.h>
 #include <stdbool.h>
 #include "kobject.h"
-
-struct attribute;
-
-enum sysfs_type { SYSFS_DIR = 1, SYSFS_KOBJ_ATTR = 2, SYSFS_KOBJ_LINK = 4 };
+#include "sysfs_refs.h"
 
 /*
  * The deactivation bias.  Deletion adds it to s_active once: the count
@@ -56,20 +53,6 @@ struct sysfs_dirent {
 	char trace_name[TRACE_NAME_LEN];
 };
 
-/* sysfs_get/sysfs_put - s_count: the dirent's memory, nothing more. */
-struct sysfs_dirent *sysfs_get(struct sysfs_dirent *sd);
-void sysfs_put(struct sysfs_dirent *sd);
-
-/*
- * The active reference (sysfs_active.c), kernfs_get_active() and friends.
- * The caller holds an s_count.  Hold an active reference for one
- * operation, never across a return to user space.
- */
-struct sysfs_dirent *sysfs_get_active(struct sysfs_dirent *sd);
-void sysfs_put_active(struct sysfs_dirent *sd);
-/* sysfs_deactivate - deletion: refuse new operations, wait for the ones inside. */
-void sysfs_deactivate(struct sysfs_dirent *sd);
-
 /*
  * kernfs_break_active_protection() and its undo: an operation gives up
  * its own active reference on sd (deletion of sd no longer waits for it)
@@ -98,10 +81,5 @@ static inline void sysfs_put_active_op(struct sysfs_dirent *sd)
 {
 	sysfs_put_active(sd);
 }
-
-/* s_active's birth, naming and death, with the dirent's (sysfs_tree.c). */
-void sysfs_active_init(struct sysfs_dirent *sd, const char *name);
-void sysfs_active_name(struct sysfs_dirent *sd, const char *path);
-void sysfs_active_destroy(struct sysfs_dirent *sd);
 
 #endif
