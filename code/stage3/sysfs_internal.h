@@ -15,8 +15,16 @@ void sysfs_trace_create(struct sysfs_dirent *sd);
  */
 void sysfs_drop_dirent(struct sysfs_dirent *sd);
 
-/* Active references held right now, all nodes together (sysfs_active.c), for stage_verify(). */
+/* Active references held right now, all nodes together (sysfs_active_acct.c), for stage_verify(). */
 extern atomic_int sysfs_active_refs;
+/*
+ * What every get and put of an active reference records, whatever s_active
+ * is made of: sysfs_active_got() returns sd if ok (counted and traced as a
+ * get), else NULL (traced as a refused one); sysfs_active_putting() comes
+ * before the put itself.
+ */
+struct sysfs_dirent *sysfs_active_got(struct sysfs_dirent *sd, bool ok);
+void sysfs_active_putting(struct sysfs_dirent *sd);
 /* Files open right now (sysfs_file.c). */
 extern atomic_int sysfs_open_files;
 

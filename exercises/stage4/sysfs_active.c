@@ -4,7 +4,6 @@
 #include "delay.h"
 #include "exercise.h"
 #include "sysfs_internal.h"
-#include "task.h"
 #include "wait.h"
 
 DELAY_POINT(sysfs_remove_self)
@@ -37,9 +36,6 @@ static void waitq_init(void)
 	init_waitqueue_head(&sysfs_deactivate_waitq);
 }
 
-/* Active references held right now, all nodes together, for stage_verify(). */
-atomic_int sysfs_active_refs;
-
 /**
  * sysfs_get_active - start one operation on @sd.
  * @sd: the node; the caller holds an s_count on it
@@ -55,13 +51,7 @@ struct sysfs_dirent *sysfs_get_active(struct sysfs_dirent *sd)
 		return NULL;
 	TODO("sysfs_get_active", "add one to s_active unless it is negative (a compare-and-swap loop: atomic_compare_exchange_weak); ok says whether you did");
 	ok = true;
-	if (!ok) {
-		trace_event("active_fail", sd->trace_name, "by=%s", trace_by());
-		return NULL;
-	}
-	atomic_fetch_add(&sysfs_active_refs, 1);
-	trace_event("active_get", sd->trace_name, "by=%s", trace_by());
-	return sd;
+	return sysfs_active_got(sd, ok);
 }
 
 /**
@@ -76,8 +66,7 @@ void sysfs_put_active(struct sysfs_dirent *sd)
 {
 	if (!sd)
 		return;
-	trace_event("active_put", sd->trace_name, "by=%s", trace_by());
-	atomic_fetch_sub(&sysfs_active_refs, 1);
+	sysfs_active_putting(sd);
 	ANNOTATE_HAPPENS_BEFORE(&sd->s_active);
 	TODO("sysfs_put_active", "take one from s_active; if that leaves exactly SD_DEACTIVATED_BIAS, wake_up_all() the deleters on sysfs_deactivate_waitq");
 }
@@ -129,8 +118,7 @@ void sysfs_break_active_protection(struct sysfs_dirent *sd)
 void sysfs_unbreak_active_protection(struct sysfs_dirent *sd)
 {
 	atomic_fetch_add(&sd->s_active, 1);
-	atomic_fetch_add(&sysfs_active_refs, 1);
-	trace_event("active_get", sd->trace_name, "by=%s", trace_by());
+	sysfs_active_got(sd, true);
 }
 
 /* sysfs_self_removed - the removal some remove_self() claimed is complete, its caller out. */

@@ -2,7 +2,6 @@
 #include <stdio.h>
 #include "exercise.h"
 #include "sysfs_internal.h"
-#include "task.h"
 
 /*
  * The trick: an rw_semaphore counts its readers, and lets in a writer only
@@ -26,12 +25,7 @@
  * the last operation and the return of down_write() are ordered by that
  * mutex, and so is everything the operation did before with everything
  * the deleting task does after (free the kobject).
- *
- * sysfs_active_refs counts the active references held right now, over
- * all nodes, so that stage_verify() can tell an operation that forgot its
- * sysfs_put_active() from one that is still running.
  */
-atomic_int sysfs_active_refs;
 
 /**
  * sysfs_get_active - start one operation on @sd.
@@ -53,13 +47,7 @@ struct sysfs_dirent *sysfs_get_active(struct sysfs_dirent *sd)
 	ok = down_read_trylock(&sd->s_active);
 	/* STUB: ok = true; */
 	/* END EXERCISE */
-	if (!ok) {
-		trace_event("active_fail", sd->trace_name, "by=%s", trace_by());
-		return NULL;
-	}
-	atomic_fetch_add(&sysfs_active_refs, 1);
-	trace_event("active_get", sd->trace_name, "by=%s", trace_by());
-	return sd;
+	return sysfs_active_got(sd, ok);
 }
 
 /**
@@ -74,8 +62,7 @@ void sysfs_put_active(struct sysfs_dirent *sd)
 {
 	if (!sd)
 		return;
-	trace_event("active_put", sd->trace_name, "by=%s", trace_by());
-	atomic_fetch_sub(&sysfs_active_refs, 1);
+	sysfs_active_putting(sd);
 	/* BEGIN EXERCISE sysfs_put_active: give back the read side of s_active, waking a deletion that waits */
 	up_read(&sd->s_active);
 	/* END EXERCISE */

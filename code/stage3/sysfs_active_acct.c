@@ -1,0 +1,29 @@
+/* sysfs_active_acct.c - the active reference's bookkeeping: the trace and the count stage_verify() reads. */
+#include "sysfs_internal.h"
+#include "task.h"
+
+/*
+ * sysfs_active_refs counts the active references held right now, over
+ * all nodes, so that stage_verify() can tell an operation that forgot its
+ * sysfs_put_active() from one that is still running.  However s_active is
+ * made (stage 3's rwsem, stage 4's biased count), a get and a put record
+ * themselves here.
+ */
+atomic_int sysfs_active_refs;
+
+struct sysfs_dirent *sysfs_active_got(struct sysfs_dirent *sd, bool ok)
+{
+	if (!ok) {
+		trace_event("active_fail", sd->trace_name, "by=%s", trace_by());
+		return NULL;
+	}
+	atomic_fetch_add(&sysfs_active_refs, 1);
+	trace_event("active_get", sd->trace_name, "by=%s", trace_by());
+	return sd;
+}
+
+void sysfs_active_putting(struct sysfs_dirent *sd)
+{
+	trace_event("active_put", sd->trace_name, "by=%s", trace_by());
+	atomic_fetch_sub(&sysfs_active_refs, 1);
+}
