@@ -26,6 +26,8 @@ for tool in memcheck helgrind drd; do
 	if [ -z "$sums" ] || [ $rc -ne 0 ] || [ $errors -ne 0 ]; then
 		echo "$tool stress: FAIL ($errors errors, exit $rc)   [$log]"
 		printf '%s\n' "$out" | grep -E ':[FE]:|^stress' | sed 's/^/    | /'
+		# The kernel's own report, if the run ended in one (an oops, a hung task).
+		printf '%s\n' "$out" | awk '/^(BUG|WARNING|INFO: task|kernel BUG)/{p=1} p&&c<30{print "    | " $0;c++} /end trace/{p=0}'
 		awk '/^==[0-9]+== (Possible data race|Conflicting|Invalid|Thread #|Lock at)/{p=1} p&&c<40{print;c++}' "$log"
 		status=1
 	else

@@ -1,0 +1,130 @@
+/* pci.c - stage 4's PCI core: pciN devices, their vendor and remove files, and their removal. */
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "pci.h"
+#include "slab.h"
+#include "sysfs_self.h"
+
+/*
+ * pci_rescan_remove_lock: whoever takes a device out (its remove file, an
+ * unplug, the slot driver's exit) does it under the lock, and only once.
+ */
+static struct pci_dev *pci_devs[PCI_DEV_MAX];
+static pthread_mutex_t pci_rescan_remove_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static __noinline void pci_release_dev(struct device *dev)
+{
+	kfree(to_pci_dev(dev));
+}
+
+static ssize_t vendor_show(struct device *dev, struct device_attribute *attr, char *buf)
+{
+	(void)dev;
+	(void)attr;
+	return snprintf(buf, 16, "0x8086\n");
+}
+
+static ssize_t remove_store(struct device *dev, struct device_attribute *attr, const char *buf, size_t count);
+
+static DEVICE_ATTR(vendor, 0444, vendor_show, NULL);
+static DEVICE_ATTR(remove, 0200, NULL, remove_store);
+
+/* pci_remove_nr - take device nr out, if it is still there.  Under the lock. */
+static void pci_remove_nr(int nr)
+{
+	struct pci_dev *pdev = pci_devs[nr];
+
+	if (!pdev)
+		return;
+	pci_devs[nr] = NULL;
+	device_unregister(&pdev->dev);	/* its directory goes with every file in it */
+	printk("pci%d: removed", nr);
+}
+
+void pci_stop_and_remove_bus_device_locked(struct pci_dev *pdev)
+{
+	pthread_mutex_lock(&pci_rescan_remove_lock);
+	if (pci_devs[pdev->nr] == pdev)
+		pci_remove_nr(pdev->nr);
+	pthread_mutex_unlock(&pci_rescan_remove_lock);
+}
+
+/*
+ * "echo 1 > remove" removes /sys/devices/pciN before the echo returns,
+ * with no callback.  device_remove_file_self() first gives the store's
+ * own active reference up, so the removal has nothing of ours to wait
+ * for.  Of several writers, one wins and removes the device; the others
+ * return once that is done.
+ */
+static __noinline ssize_t remove_store(struct device *dev, struct device_attribute *attr,
+				       const char *buf, size_t count)
+{
+	(void)buf;
+	/*
+	 * From the call below on, our node may be deleted at any moment, and
+	 * with it the guarantee that dev lives: hold it ourselves.
+	 */
+	get_device(dev);
+	if (device_remove_file_self(dev, attr))
+		pci_stop_and_remove_bus_device_locked(to_pci_dev(dev));
+	put_device(dev);
+	return count;
+}
+
+static int pci_number(const char *devname)
+{
+	int n = atoi(devname + strlen("pci"));
+
+	return n >= 0 && n < PCI_DEV_MAX ? n : -1;
+}
+
+int pci_plug(const char *devname, struct device_attribute *driver_attr)
+{
+	int n = pci_number(devname);
+	struct pci_dev *pdev;
+
+	if (n < 0)
+		return -EINVAL;
+	pthread_mutex_lock(&pci_rescan_remove_lock);
+	if (pci_devs[n]) {
+		pthread_mutex_unlock(&pci_rescan_remove_lock);
+		return -EEXIST;
+	}
+	pdev = kzalloc(sizeof(*pdev), "pci_dev");
+	pdev->nr = n;
+	pdev->dev.release = pci_release_dev;
+	device_register(&pdev->dev, "%s", devname);
+	device_create_file(&pdev->dev, &dev_attr_vendor);
+	device_create_file(&pdev->dev, &dev_attr_remove);
+	if (driver_attr)
+		device_create_file(&pdev->dev, driver_attr);
+	pci_devs[n] = pdev;
+	pthread_mutex_unlock(&pci_rescan_remove_lock);
+	return 0;
+}
+
+int pci_unplug(const char *devname)
+{
+	int n = pci_number(devname);
+	int err = -ENODEV;
+
+	if (n < 0)
+		return err;
+	pthread_mutex_lock(&pci_rescan_remove_lock);
+	if (pci_devs[n]) {
+		pci_remove_nr(n);
+		err = 0;
+	}
+	pthread_mutex_unlock(&pci_rescan_remove_lock);
+	return err;
+}
+
+void pci_unplug_all(void)
+{
+	pthread_mutex_lock(&pci_rescan_remove_lock);
+	for (int n = 0; n < PCI_DEV_MAX; n++)
+		pci_remove_nr(n);
+	pthread_mutex_unlock(&pci_rescan_remove_lock);
+}
