@@ -53,18 +53,6 @@ static char *slurp_fd(int fd)
 	return buf;
 }
 
-static char *slurp_file(const char *path)
-{
-	int fd = open(path, O_RDONLY);
-	char *s;
-
-	if (fd < 0)
-		return NULL;
-	s = slurp_fd(fd);
-	close(fd);
-	return s;
-}
-
 static double now_s(void)
 {
 	struct timespec ts;
@@ -81,11 +69,19 @@ void ksim_run(struct ksim_run *r, const char *script, bool want_trace,
 	char tracep[] = "/tmp/ktest-trace-XXXXXX";
 	int outfd = mkstemp(outp), errfd = mkstemp(errp), tfd = -1, st;
 	double deadline;
-	char cmd[4096];
+	char cmd[4096], tracearg[32] = "";
 	pid_t pid;
 
 	memset(r, 0, sizeof(*r));
 	ck_assert_msg(ksim != NULL, "KSIM is not set: run the suites through make");
+	ck_assert_msg(outfd >= 0 && errfd >= 0, "cannot create files in /tmp");
+	/*
+	 * Unlinked at once: the descriptors keep the files, and a test killed
+	 * by its time limit leaves nothing behind in /tmp.  ksim writes its
+	 * trace through /dev/fd/N, which reopens the unlinked file.
+	 */
+	unlink(outp);
+	unlink(errp);
 	/*
 	 * Every scenario a suite runs ends in a second or two, a hang within
 	 * the watchdog's 2 s.  A run still going after KSIM_RUN_MAX_S is an
@@ -97,10 +93,14 @@ void ksim_run(struct ksim_run *r, const char *script, bool want_trace,
 	if (getenv("CK_TIMEOUT_MULTIPLIER"))
 		timeout_s *= atof(getenv("CK_TIMEOUT_MULTIPLIER")) > 1 ? atof(getenv("CK_TIMEOUT_MULTIPLIER")) : 1;
 	deadline = now_s() + timeout_s;
-	if (want_trace)
+	if (want_trace) {
 		tfd = mkstemp(tracep);
-	snprintf(cmd, sizeof(cmd), "exec %s %s%s %s %s", ksim, want_trace ? "--trace " : "",
-		 want_trace ? tracep : "", extra_args ? extra_args : "", script);
+		ck_assert_msg(tfd >= 0, "cannot create files in /tmp");
+		unlink(tracep);
+		snprintf(tracearg, sizeof(tracearg), "--trace /dev/fd/%d", tfd);
+	}
+	snprintf(cmd, sizeof(cmd), "exec %s %s %s %s", ksim, tracearg,
+		 extra_args ? extra_args : "", script);
 	pid = fork();
 	if (pid == 0) {
 		dup2(outfd, 1);
@@ -134,12 +134,10 @@ void ksim_run(struct ksim_run *r, const char *script, bool want_trace,
 	r->err = slurp_fd(errfd);
 	close(outfd);
 	close(errfd);
-	unlink(outp);
-	unlink(errp);
 	if (want_trace) {
-		r->trace = slurp_file(tracep);
+		lseek(tfd, 0, SEEK_SET);
+		r->trace = slurp_fd(tfd);
 		close(tfd);
-		unlink(tracep);
 	}
 }
 
