@@ -104,20 +104,36 @@ struct module *find_module(const char *name)
  * Returns its name, or NULL for ksim's own code and unknown addresses.
  * Lock-free and allocation-free: usable from the fault handler.
  */
-const char *module_name_of(uintptr_t addr, bool *unloaded)
+static struct module *module_at(uintptr_t addr)
 {
 	struct module *mod;
 
-	for (mod = modules_first(); mod; mod = mod->next) {
-		if (addr >= mod->base && addr < mod->end) {
-			if (unloaded)
-				*unloaded = module_gone(mod);
-			return mod->name;
-		}
-	}
-	if (unloaded)
-		*unloaded = false;
+	for (mod = modules_first(); mod; mod = mod->next)
+		if (addr >= mod->base && addr < mod->end)
+			return mod;
 	return NULL;
+}
+
+const char *module_name_of(uintptr_t addr, bool *unloaded)
+{
+	struct module *mod = module_at(addr);
+
+	if (unloaded)
+		*unloaded = mod && module_gone(mod);
+	return mod ? mod->name : NULL;
+}
+
+/*
+ * module_trace_name_of - the trace's name for that same module.  A module
+ * loaded twice is two objects in the trace ("module:pcidev" and
+ * "module:pcidev#2"), and a reference or an oops must name the one whose
+ * range holds @addr.  Lock-free, like module_name_of().
+ */
+const char *module_trace_name_of(uintptr_t addr)
+{
+	struct module *mod = module_at(addr);
+
+	return mod ? mod->trace_name : NULL;
 }
 
 static const char *holder_name(const char *by)

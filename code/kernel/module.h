@@ -92,6 +92,8 @@ void lsmod(void);
 struct module *find_module(const char *name);
 /* module_name_of - the loaded or unloaded module that contains addr, or NULL. */
 const char *module_name_of(uintptr_t addr, bool *unloaded);
+/* module_trace_name_of - that module's name in the trace ("module:NAME" or "module:NAME#N"), or NULL. */
+const char *module_trace_name_of(uintptr_t addr);
 
 /* print_modules - "Modules linked in: ..." and the unloaded ones, for an oops. */
 void print_modules(void);

@@ -314,8 +314,7 @@ void oops_end(int status)
  */
 static void oops_set(uintptr_t rip, const char *fmt, const char *arg)
 {
-	bool unloaded;
-	const char *mod = module_name_of(rip, &unloaded);
+	const char *mod = module_trace_name_of(rip);
 	char *plus, *bracket;
 
 	snprintf(oops_msg, sizeof(oops_msg), fmt, arg);
@@ -326,7 +325,7 @@ static void oops_set(uintptr_t rip, const char *fmt, const char *arg)
 			strlen(bracket ? bracket : plus + strlen(plus)) + 1);
 	}
 	if (mod)
-		snprintf(oops_obj, sizeof(oops_obj), "module:%s", mod);
+		snprintf(oops_obj, sizeof(oops_obj), "%s", mod);
 }
 
 static void report_uaf(uintptr_t addr, long err, const char *ripsym, const char *name,

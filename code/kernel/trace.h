@@ -20,9 +20,10 @@
  *	  A name used twice in one run gets "#2", "#3"... from trace_name().
  * KEY=VALUE  count=N (the counter after the event), by=OBJECT|TASK (who holds
  *	  or drops the reference), ref=OBJECT (what a new object points at),
- *	  parent=OBJECT, owner=module:NAME (the module whose code or memory it is),
+ *	  parent=OBJECT, owner=OBJECT (the module whose code or memory it is:
+ *	  "module:NAME", with its "#N" if it was loaded more than once),
  *	  size=N, func=SYMBOL, point=NAME, label=NAME, msg=TEXT (last: rest of line),
- *	  needs=module:A,module:B (stage 2's "open": the modules the last close
+ *	  needs=OBJECT,OBJECT (stage 2's "open": the modules the last close
  *	  may run code or read data of, as kobject_owners() found them).
  *	  Values never contain spaces, except msg which runs to the end of the line.
  *

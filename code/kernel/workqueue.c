@@ -45,8 +45,7 @@ static void work_func_name(char *buf, size_t len, work_func_t func)
 bool schedule_work(struct work_struct *work)
 {
 	char func[128];
-	bool unloaded;
-	const char *mod = module_name_of((uintptr_t)work->func, &unloaded);
+	const char *mod = module_trace_name_of((uintptr_t)work->func);
 	struct work_struct *w;
 	bool idle;
 
@@ -66,7 +65,7 @@ bool schedule_work(struct work_struct *work)
 	wq_tail = work;
 	work_func_name(func, sizeof(func), work->func);
 	if (mod)
-		trace_event("work_queue", work->trace_name, "func=%s owner=module:%s", func, mod);
+		trace_event("work_queue", work->trace_name, "func=%s owner=%s", func, mod);
 	else
 		trace_event("work_queue", work->trace_name, "func=%s", func);
 	pthread_cond_broadcast(&wq_cond);

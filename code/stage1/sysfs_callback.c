@@ -41,7 +41,6 @@ int sysfs_schedule_callback(struct kobject *kobj, void (*func)(void *), void *da
 {
 	struct sysfs_schedule_callback_struct *ss;
 	char sym[128];
-	bool unloaded;
 	const char *mod, *old;
 
 	ss = kmalloc(sizeof(*ss), "sysfs_schedule_callback_struct");
@@ -56,9 +55,9 @@ int sysfs_schedule_callback(struct kobject *kobj, void (*func)(void *), void *da
 	/* For the trace: the work item will call func, which is the module's code. */
 	sprint_symbol(sym, sizeof(sym), (uintptr_t)func);
 	*strchrnul(sym, '+') = '\0';
-	mod = module_name_of((uintptr_t)func, &unloaded);
+	mod = module_trace_name_of((uintptr_t)func);
 	trace_event("create", ss->work.trace_name, "ref=%s func=%s%s%s", kobj->trace_name, sym,
-		    mod ? " owner=module:" : "", mod ? mod : "");
+		    mod ? " owner=" : "", mod ? mod : "");
 	schedule_work(&ss->work);
 	return 0;
 }

@@ -49,8 +49,12 @@ static void sysfs_trace_open(struct file *file, struct sysfs_dirent *sd)
 	}
 	n = kobject_owners(sd->s_parent->s.kobj, mods, ARRAY_SIZE(mods));
 	needs[0] = '\0';
-	for (int i = 0; i < n && len < sizeof(needs); i++)
-		len += snprintf(needs + len, sizeof(needs) - len, "%smodule:%s", i ? "," : "", mods[i]);
+	for (int i = 0; i < n && len < sizeof(needs); i++) {
+		struct module *mod = find_module(mods[i]);	/* loaded: its trace name has the right #N */
+
+		len += snprintf(needs + len, sizeof(needs) - len, "%s%s%s", i ? "," : "",
+				mod ? "" : "module:", mod ? mod->trace_name : mods[i]);
+	}
 	trace_event("open", file->trace_name, "ref=%s%s%s", sd->trace_name, n > 0 ? " needs=" : "", needs);
 }
 

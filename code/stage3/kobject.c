@@ -21,11 +21,10 @@ void kobject_init(struct kobject *kobj, const struct kobj_type *ktype)
 static const char *kobject_owner(const struct kobject *kobj)
 {
 	uintptr_t code = kobj->owner_code;
-	bool unloaded;
 
 	if (!code && kobj->ktype)
 		code = (uintptr_t)kobj->ktype->release;
-	return code ? module_name_of(code, &unloaded) : NULL;
+	return code ? module_trace_name_of(code) : NULL;
 }
 
 /* Name the kobject, trace its birth, pin the parent, create the directory at_path or under the parent. */
@@ -33,7 +32,6 @@ static int kobject_add_internal(struct kobject *kobj, struct kobject *parent,
 				const char *at_path, const char *name)
 {
 	const char *owner, *reads;
-	bool unloaded;
 	int err;
 
 	kobj->name = strdup(name);
@@ -41,11 +39,11 @@ static int kobject_add_internal(struct kobject *kobj, struct kobject *parent,
 	trace_bind(kobj, kobj->trace_name);
 	owner = kobject_owner(kobj);
 	/* If release() will read a module's data, the trace shows it as a pointer there. */
-	reads = kobj->release_reads ? module_name_of(kobj->release_reads, &unloaded) : NULL;
+	reads = kobj->release_reads ? module_trace_name_of(kobj->release_reads) : NULL;
 	trace_event("create", kobj->trace_name, "count=%d%s%s%s%s%s%s", kref_read(&kobj->kref),
 		    parent ? " parent=" : "", parent ? parent->trace_name : "",
-		    owner ? " owner=module:" : "", owner ? owner : "",
-		    reads ? " ref=module:" : "", reads ? reads : "");
+		    owner ? " owner=" : "", owner ? owner : "",
+		    reads ? " ref=" : "", reads ? reads : "");
 	/*
 	 * A child keeps its parent alive: the parent's release may not run
 	 * first.  The trace charges that reference to the child, as

@@ -20,7 +20,8 @@ bad() { echo "check-book: $*" >&2; fail=1; }
 
 nfig=0
 for ch in "$@"; do
-	# ![caption](path ...) - the caption may run over several lines.
+	# ![caption](path ...) - the caption may run over several lines and hold
+	# balanced brackets ("sh[8]"), as pandoc allows.
 	while IFS= read -r src; do
 		[ -n "$src" ] || continue
 		nfig=$((nfig + 1))
@@ -30,7 +31,7 @@ for ch in "$@"; do
 		figures/*) [ -f "$src" ] || bad "$ch: figure $src does not exist (is it in figures/figures.list? run make figures)" ;;
 		*) bad "$ch: figure $src is not in figures/" ;;
 		esac
-	done < <(perl -0777 -ne 'while (/!\[(?:[^\]]|\n)*?\]\(\s*([^)\s]+)/g) { print "$1\n" }' "$ch")
+	done < <(perl -0777 -ne 'while (/!\[((?:[^\[\]]|\[(?1)\])*)\]\(\s*([^)\s]+)/g) { print "$2\n" }' "$ch")
 done
 
 for ch in "$@"; do

@@ -390,6 +390,60 @@ START_TEST(stale_call_into_unloaded_module_oopses)
 }
 END_TEST
 
+/* A stale call into the second load of demo_a, traced. */
+static void do_stale_call_reloaded(void)
+{
+	boot();
+	trace_open(getenv("KTEST_TRACE"));
+	insmod("demo_a");
+	rmmod("demo_a");
+	insmod("demo_a");
+	stale = demo_a_fn();
+	rmmod("demo_a");
+	stale_caller(1);
+}
+
+/*
+ * A module loaded twice is two objects in the trace; the oops event must
+ * name the one whose code faulted, or trace2dot draws the crash against
+ * the first load.
+ */
+START_TEST(oops_trace_names_the_instance_that_faulted)
+{
+	char path[] = "/tmp/ktest-trace-XXXXXX", out[8192], trace[4096];
+	int fd = mkstemp(path), status;
+	ssize_t n;
+
+	ck_assert_int_ge(fd, 0);
+	setenv("KTEST_TRACE", path, 1);
+	status = in_child(do_stale_call_reloaded, out, sizeof(out));
+	n = read(fd, trace, sizeof(trace) - 1);
+	trace[n > 0 ? n : 0] = '\0';
+	close(fd);
+	unlink(path);
+	ck_assert_msg(status == EXIT_OOPS || RUNNING_ON_VALGRIND, "exit %d:\n%s", status, out);
+	ck_assert_msg(strstr(trace, "mod_unload module:demo_a#2\n"), "%s", trace);
+	ck_assert_msg(strstr(trace, " oops module:demo_a#2 msg=unable to handle page fault in demo_a_hello [demo_a, unloaded]\n"),
+		      "the oops must name the second load:\n%s", trace);
+}
+END_TEST
+
+START_TEST(module_trace_name_of_names_each_load)
+{
+	demo_fn_t first;
+
+	boot();
+	ck_assert_int_eq(insmod("demo_a"), 0);
+	first = demo_a_fn();
+	ck_assert_str_eq(module_trace_name_of((uintptr_t)first), "module:demo_a");
+	ck_assert_int_eq(rmmod("demo_a"), 0);
+	ck_assert_int_eq(insmod("demo_a"), 0);
+	ck_assert_str_eq(module_trace_name_of((uintptr_t)demo_a_fn()), "module:demo_a#2");
+	ck_assert_str_eq(module_trace_name_of((uintptr_t)first), "module:demo_a");
+	ck_assert_ptr_null(module_trace_name_of((uintptr_t)ksym_probe));
+}
+END_TEST
+
 static void do_uaf(void)
 {
 	volatile char *p;
@@ -551,6 +605,8 @@ int main(void)
 	tc = ktest_case(s, "oops", 20);
 	tcase_add_test(tc, sprint_symbol_format);
 	tcase_add_test(tc, stale_call_into_unloaded_module_oopses);
+	tcase_add_test(tc, oops_trace_names_the_instance_that_faulted);
+	tcase_add_test(tc, module_trace_name_of_names_each_load);
 	tcase_add_test(tc, use_after_free_names_the_object);
 	tcase_add_test(tc, bug_on_exits_3);
 	tcase_add_test(tc, warn_on_continues_and_taints);
