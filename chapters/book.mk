@@ -79,6 +79,12 @@ $(BOOK_PDF): $(BOOK_HTML)
 		|| { rm -f $$t; echo "book: wkhtmltopdf failed" >&2; exit 1; }
 	@echo "  PDF     $@"
 
+HELP += "check-tour-list  every run the tour announces is a scenarios.tsv row with the same exit (no runs)"
+CHECK_TARGETS += check-tour-list
+.PHONY: check-tour-list
+check-tour-list:
+	@code/tools/check-tour-list.sh $(STAGES)
+
 CHECK_TARGETS += check-book
 check-book: book
 	@code/tools/check-book.sh $(BOOK_HTML) $(BOOK_CHAPTERS)

@@ -1,0 +1,30 @@
+#!/bin/bash
+# check-tour-list.sh STAGE... - every run the tour announces is one that make check runs.
+#
+# Each "run SCRIPT EXIT" of stage N in code/tools/tour.list (or in
+# tests/stageN/tour.list, which replaces it for that stage) must be a row of
+# tests/stageN/scenarios.tsv with the same exit status.  make check runs
+# those rows, so what the tour says about a run is tested without running
+# the tour; a run moved to the wrong stage, or an exit status that changed,
+# fails here, with the list's file and line.
+set -u
+status=0
+for n in "$@"; do
+	tsv=tests/stage$n/scenarios.tsv
+	if [ -r "tests/stage$n/tour.list" ]; then
+		list=tests/stage$n/tour.list
+		runs=$(awk '$1 == "run" { print FILENAME ":" FNR "\t" $2 "\t" $3 }' "$list")
+	else
+		list=code/tools/tour.list
+		runs=$(awk -v n="$n" '$1 == "stage" { s = $2 } $1 == "run" && s == n { print FILENAME ":" FNR "\t" $2 "\t" $3 }' "$list")
+	fi
+	while IFS=$'\t' read -r where script exit; do
+		[ -n "$where" ] || continue
+		if ! awk -F'\t' -v s="$script" -v e="$exit" '$1 == s && $2 == e { found = 1 } END { exit !found }' "$tsv"; then
+			echo "$where: stage $n's tour runs $script expecting exit $exit, but $tsv has no such row"
+			status=1
+		fi
+	done <<<"$runs"
+done
+[ $status -eq 0 ] && echo "check-tour-list: every run of the tour is a tested scenario row (stages $*)"
+exit $status
