@@ -1,4 +1,5 @@
 /* pci.c - stage 4's PCI core: pciN devices, their vendor and remove files, and their removal. */
+#include <ctype.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -56,7 +57,9 @@ void pci_stop_and_remove_bus_device_locked(struct pci_dev *pdev)
  * with no callback.  device_remove_file_self() first gives the store's
  * own active reference up, so the removal has nothing of ours to wait
  * for.  Of several writers, one wins and removes the device; the others
- * return once that is done.
+ * return once that is done.  (The kernel's store removes only when the
+ * number written is not 0, and takes no device reference; ours removes on
+ * any write, and needs the reference, as the comment inside says.)
  */
 static __noinline ssize_t remove_store(struct device *dev, struct device_attribute *attr,
 				       const char *buf, size_t count)
@@ -73,36 +76,52 @@ static __noinline ssize_t remove_store(struct device *dev, struct device_attribu
 	return count;
 }
 
+/* "pciN" -> N, for N a slot that exists; -1 for anything else ("pcifoo", "pci01"). */
 static int pci_number(const char *devname)
 {
-	int n = atoi(devname + strlen("pci"));
+	const char *digits = devname + strlen("pci");
+	char *end;
+	long n;
 
-	return n >= 0 && n < PCI_DEV_MAX ? n : -1;
+	if (!isdigit((unsigned char)digits[0]) || (digits[0] == '0' && digits[1]))
+		return -1;
+	n = strtol(digits, &end, 10);
+	return *end == '\0' && n < PCI_DEV_MAX ? (int)n : -1;
 }
 
 int pci_plug(const char *devname, struct device_attribute *driver_attr)
 {
-	int n = pci_number(devname);
+	int n = pci_number(devname), err = 0;
 	struct pci_dev *pdev;
 
 	if (n < 0)
 		return -EINVAL;
 	pthread_mutex_lock(&pci_rescan_remove_lock);
 	if (pci_devs[n]) {
-		pthread_mutex_unlock(&pci_rescan_remove_lock);
-		return -EEXIST;
+		err = -EEXIST;
+		goto out;
 	}
 	pdev = kzalloc(sizeof(*pdev), "pci_dev");
+	if (!pdev) {
+		err = -ENOMEM;
+		goto out;
+	}
 	pdev->nr = n;
 	pdev->dev.release = pci_release_dev;
-	device_register(&pdev->dev, "%s", devname);
+	err = device_register(&pdev->dev, "pci%d", n);
+	if (err) {
+		put_device(&pdev->dev);	/* as after a failed device_register() in the kernel */
+		goto out;
+	}
+	/* A file that cannot be created is missing; the device works without it. */
 	device_create_file(&pdev->dev, &dev_attr_vendor);
 	device_create_file(&pdev->dev, &dev_attr_remove);
 	if (driver_attr)
 		device_create_file(&pdev->dev, driver_attr);
 	pci_devs[n] = pdev;
+out:
 	pthread_mutex_unlock(&pci_rescan_remove_lock);
-	return 0;
+	return err;
 }
 
 int pci_unplug(const char *devname)

@@ -30,7 +30,12 @@ int pci_plug(const char *devname, struct device_attribute *driver_attr);
 int pci_unplug(const char *devname);
 /* Every device leaves (the slot driver's exit). */
 void pci_unplug_all(void);
-/* Take pdev out if nobody has yet: what a self-removing store calls once its node is gone. */
+/*
+ * Take pdev out, if nobody has yet: what a self-removing store calls once
+ * its node is gone.  The kernel's function of that name only takes the
+ * lock and removes; the "if nobody has yet" is ours, because here several
+ * remove writers, an unplug and the slot driver's exit race for one device.
+ */
 void pci_stop_and_remove_bus_device_locked(struct pci_dev *pdev);
 
 #endif

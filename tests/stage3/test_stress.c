@@ -36,9 +36,11 @@
  * (not there), ENODEV (deleted under an open file, or while opening).
  * Anything else, a crash, a sanitizer report or a hang (the watchdog is
  * on) fails the test; at the end stage_verify() must find nothing left.
- * Run under helgrind, drd and memcheck by `make check-stage3-stress-tools`.
- * Stage 4 runs the same file (tests/stage4/test_stress.c is a link to it),
- * with its self-removing pcidev devices added (KSIM_STAGE >= 4).
+ * Run under helgrind, drd and memcheck by `make check-stage3-stress-tools`
+ * (`make check-stage4-stress-tools` for stage 4).  Stage 4 runs the same
+ * file (tests/stage4/test_stress.c is a link to it), with its self-removing
+ * PCI devices added (KSIM_STAGE >= 4); it writes their remove file, never
+ * pcidev's eject, which is the deliberate mistake of remove-self-vs-rmmod.
  */
 #define NR_USERS 6
 #define HELD_MAX 2

@@ -13,8 +13,8 @@
  * wrong: once device_remove_file_self() has given the active reference
  * up, no drain waits for this store, and an rmmod in that window unmaps
  * the code it is about to return to (code/scenarios/remove-self-vs-rmmod.ksh
- * writes to both).  SCSI's delete, which lives in scsi_mod, avoids it by
- * taking a reference on the host driver's module first.
+ * writes to both).  A try_module_get(THIS_MODULE) here would not save it:
+ * the store would still return into this module after its module_put().
  */
 static __noinline ssize_t eject_store(struct device *dev, struct device_attribute *attr,
 				      const char *buf, size_t count)
