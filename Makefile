@@ -125,7 +125,7 @@ $(3)/%.so: $$(S$(1)_$(2)_HDR) $$(S$(1)_$(2)_MODSRC)
 
 # Check suites: tests/stageN/test_*.c, linked with the kernel and the stage.
 S$(1)_$(2)_TESTS := $$(patsubst tests/stage$(1)/%.c,$(3)/tests/%,$$(wildcard tests/stage$(1)/test_*.c))
-$(3)/tests/%: tests/stage$(1)/%.c $$(wildcard tests/lib/*.h) $(3)/stage.a $$(KERNEL_OBJ) $$(TESTLIB_OBJ)
+$(3)/tests/%: tests/stage$(1)/%.c $$(wildcard tests/lib/*.h tests/stage*/*.h) $(3)/stage.a $$(KERNEL_OBJ) $$(TESTLIB_OBJ)
 	@mkdir -p $$(@D)
 	@$$(OVERLAY_CC) $$(S$(1)_$(2)_CFLAGS) -Itests/lib $$(CHECK_CFLAGS) -o $$@ $$< $(3)/stage.a $$(KERNEL_OBJ) $$(TESTLIB_OBJ) \
 		$$(LDFLAGS) $$(CHECK_LIBS) $$(LDLIBS) \

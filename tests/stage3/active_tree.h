@@ -1,0 +1,32 @@
+/* active_tree.h - the tiny tree the active-reference tests of stages 3 and 4 work on. */
+#ifndef KTEST_ACTIVE_TREE_H
+#define KTEST_ACTIVE_TREE_H
+
+#include "oops.h"
+#include "sysfs_internal.h"
+#include "task.h"
+
+/*
+ * Each test builds /sys/devices/dev0/attr straight from the sysfs
+ * internals and calls the exercise functions on it.  The failure messages
+ * name the exercise and the mistake, so that a student knows which
+ * function to open.  Included by tests/stage3/test_active.c and
+ * tests/stage4/test_active.c.
+ */
+static struct sysfs_dirent *dir, *attr;
+
+static void boot_active_tree(void)
+{
+	task_init_main("test");
+	oops_init();
+	stage_init();
+	dir = sysfs_new_dirent("dev0", SYSFS_DIR);
+	attr = sysfs_new_dirent("attr", SYSFS_KOBJ_ATTR);
+	pthread_mutex_lock(&sysfs_mutex);
+	sysfs_link_child(sysfs_lookup("/sys/devices"), dir);
+	sysfs_link_child(dir, attr);
+	pthread_mutex_unlock(&sysfs_mutex);
+	sysfs_put(dir->s_parent);	/* the lookup's s_count */
+}
+
+#endif
