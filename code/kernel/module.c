@@ -96,14 +96,7 @@ struct module *find_module(const char *name)
 	return NULL;
 }
 
-/**
- * module_name_of - the module whose mapped range holds @addr.
- * @addr: any address (code or static data of a module)
- * @unloaded: if not NULL, set to whether that module has been removed
- *
- * Returns its name, or NULL for ksim's own code and unknown addresses.
- * Lock-free and allocation-free: usable from the fault handler.
- */
+/* module_at - the loaded or unloaded module whose mapped range holds addr. */
 static struct module *module_at(uintptr_t addr)
 {
 	struct module *mod;
@@ -114,6 +107,14 @@ static struct module *module_at(uintptr_t addr)
 	return NULL;
 }
 
+/**
+ * module_name_of - the module whose mapped range holds @addr.
+ * @addr: any address (code or static data of a module)
+ * @unloaded: if not NULL, set to whether that module has been removed
+ *
+ * Returns its name, or NULL for ksim's own code and unknown addresses.
+ * Lock-free and allocation-free: usable from the fault handler.
+ */
 const char *module_name_of(uintptr_t addr, bool *unloaded)
 {
 	struct module *mod = module_at(addr);
