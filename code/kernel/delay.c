@@ -5,6 +5,8 @@
 #include <string.h>
 #include <time.h>
 #include "delay.h"
+#include "scheduler.h"
+#include "task.h"
 
 #define MAX_DELAY_POINTS 32
 
@@ -22,6 +24,10 @@ void msleep(unsigned int ms)
 {
 	struct timespec ts = { ms / 1000, (long)(ms % 1000) * 1000000L };
 
+	if (current && current->sched_ctl && sched_controlled()) {
+		sched_msleep(ms);	/* the virtual clock: time passes only when nothing else can run */
+		return;
+	}
 	while (nanosleep(&ts, &ts) != 0 && errno == EINTR)
 		;
 }
@@ -76,6 +82,7 @@ void delay_point(const char *name)
 	int i = delay_find(name);
 	unsigned int ms = i >= 0 ? atomic_load(&points[i].ms) : 0;
 
+	sched_point();
 	if (ms)
 		msleep(ms);
 }

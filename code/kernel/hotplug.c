@@ -1,42 +1,43 @@
 /* hotplug.c - route "plug DEV" / "unplug DEV" to the driver that claims DEV. */
 #include <pthread.h>
 #include <string.h>
+#include "mutex.h"
 #include "hotplug.h"
 
-static pthread_mutex_t hotplug_lock = PTHREAD_MUTEX_INITIALIZER;
+static DEFINE_MUTEX(hotplug_lock);
 static struct hotplug_bus *buses;
 
 void hotplug_register(struct hotplug_bus *bus)
 {
-	pthread_mutex_lock(&hotplug_lock);
+	mutex_lock(&hotplug_lock);
 	bus->next = buses;
 	buses = bus;
-	pthread_mutex_unlock(&hotplug_lock);
+	mutex_unlock(&hotplug_lock);
 }
 
 void hotplug_unregister(struct hotplug_bus *bus)
 {
 	struct hotplug_bus **pp;
 
-	pthread_mutex_lock(&hotplug_lock);
+	mutex_lock(&hotplug_lock);
 	for (pp = &buses; *pp; pp = &(*pp)->next) {
 		if (*pp == bus) {
 			*pp = bus->next;
 			break;
 		}
 	}
-	pthread_mutex_unlock(&hotplug_lock);
+	mutex_unlock(&hotplug_lock);
 }
 
 static struct hotplug_bus *hotplug_find(const char *devname)
 {
 	struct hotplug_bus *bus;
 
-	pthread_mutex_lock(&hotplug_lock);
+	mutex_lock(&hotplug_lock);
 	for (bus = buses; bus; bus = bus->next)
 		if (strncmp(devname, bus->prefix, strlen(bus->prefix)) == 0)
 			break;
-	pthread_mutex_unlock(&hotplug_lock);
+	mutex_unlock(&hotplug_lock);
 	return bus;
 }
 

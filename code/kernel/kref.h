@@ -5,6 +5,7 @@
 #include <stdatomic.h>
 #include <valgrind/helgrind.h>
 #include "kernel.h"
+#include "scheduler.h"
 
 struct kref {
 	atomic_int refcount;
@@ -28,7 +29,10 @@ static inline int kref_read(const struct kref *kref)
  */
 static inline void kref_get(struct kref *kref)
 {
-	int old = atomic_fetch_add_explicit(&kref->refcount, 1, memory_order_relaxed);
+	int old;
+
+	sched_point();
+	old = atomic_fetch_add_explicit(&kref->refcount, 1, memory_order_relaxed);
 
 	WARN_ON(old <= 0);
 }
@@ -50,7 +54,10 @@ static inline void kref_get(struct kref *kref)
  */
 static inline int kref_put(struct kref *kref, void (*release)(struct kref *kref))
 {
-	int old = atomic_fetch_sub_explicit(&kref->refcount, 1, memory_order_acq_rel);
+	int old;
+
+	sched_point();
+	old = atomic_fetch_sub_explicit(&kref->refcount, 1, memory_order_acq_rel);
 
 	WARN_ON(old <= 0);
 	if (old == 1) {

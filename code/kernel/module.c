@@ -9,6 +9,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 #include <valgrind/helgrind.h>
+#include "mutex.h"
 #include "ksym.h"
 #include "module.h"
 #include "task.h"
@@ -24,7 +25,7 @@
  * insmod and rmmod against each other.
  */
 static struct module *_Atomic modules;
-static pthread_mutex_t module_mutex = PTHREAD_MUTEX_INITIALIZER;
+static DEFINE_MUTEX(module_mutex);
 static char module_dir[PATH_MAX];
 /* The most recently unloaded module, for "[last unloaded: NAME]". */
 static struct module *_Atomic last_unloaded;
@@ -76,9 +77,9 @@ static bool module_gone(const struct module *mod)
  */
 void module_set_dir(const char *dir)
 {
-	pthread_mutex_lock(&module_mutex);
+	mutex_lock(&module_mutex);
 	snprintf(module_dir, sizeof(module_dir), "%s", dir);
-	pthread_mutex_unlock(&module_mutex);
+	mutex_unlock(&module_mutex);
 }
 
 /**
@@ -456,7 +457,7 @@ int insmod(const char *arg)
 	ksym_init();
 	if (module_basename(arg, name))
 		return insmod_error(arg, -EINVAL);
-	pthread_mutex_lock(&module_mutex);
+	mutex_lock(&module_mutex);
 	if (!module_dir[0])
 		snprintf(module_dir, sizeof(module_dir), "%s",
 			 getenv("KSIM_MODULE_DIR") ? getenv("KSIM_MODULE_DIR") : ".");
@@ -503,7 +504,7 @@ int insmod(const char *arg)
 	}
 	trace_event("mod_load", mod->trace_name, NULL);
 out:
-	pthread_mutex_unlock(&module_mutex);
+	mutex_unlock(&module_mutex);
 	return ret;
 }
 
@@ -548,7 +549,7 @@ int rmmod(const char *arg)
 		printk("rmmod: ERROR: Module %s is not currently loaded", arg);
 		return -ENOENT;
 	}
-	pthread_mutex_lock(&module_mutex);
+	mutex_lock(&module_mutex);
 	mod = find_module(name);
 	if (!mod) {
 		printk("rmmod: ERROR: Module %s is not currently loaded", name);
@@ -574,7 +575,7 @@ int rmmod(const char *arg)
 	atomic_store(&last_unloaded, mod);
 	trace_event("mod_unload", mod->trace_name, NULL);
 out:
-	pthread_mutex_unlock(&module_mutex);
+	mutex_unlock(&module_mutex);
 	return ret;
 }
 

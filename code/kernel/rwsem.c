@@ -1,6 +1,7 @@
 /* rwsem.c - reader/writer semaphore: waiting writers shut out new readers. */
 #include <stdio.h>
 #include "rwsem.h"
+#include "scheduler.h"
 #include "watchdog.h"
 
 /*
@@ -30,12 +31,13 @@ void down_read(struct rw_semaphore *sem)
 {
 	char what[128];
 
+	sched_point();
 	pthread_mutex_lock(&sem->lock);
 	if (sem->writer || sem->writers_waiting) {
 		snprintf(what, sizeof(what), "down_read %s", sem->name);
 		sched_block(what);
 		while (sem->writer || sem->writers_waiting)
-			pthread_cond_wait(&sem->wait, &sem->lock);
+			sched_cond_wait(&sem->wait, &sem->lock, what);
 		sched_unblock();
 	}
 	sem->readers++;
@@ -46,6 +48,7 @@ int down_read_trylock(struct rw_semaphore *sem)
 {
 	int ok;
 
+	sched_point();
 	pthread_mutex_lock(&sem->lock);
 	ok = !sem->writer && !sem->writers_waiting;
 	if (ok)
@@ -56,10 +59,11 @@ int down_read_trylock(struct rw_semaphore *sem)
 
 void up_read(struct rw_semaphore *sem)
 {
+	sched_point();
 	pthread_mutex_lock(&sem->lock);
 	BUG_ON(sem->readers <= 0);
 	if (--sem->readers == 0)
-		pthread_cond_broadcast(&sem->wait);
+		sched_cond_broadcast(&sem->wait);
 	pthread_mutex_unlock(&sem->lock);
 }
 
@@ -67,6 +71,7 @@ void down_write(struct rw_semaphore *sem)
 {
 	char what[128];
 
+	sched_point();
 	pthread_mutex_lock(&sem->lock);
 	if (sem->writer || sem->readers) {
 		snprintf(what, sizeof(what), "down_write %s (%d reader%s inside)", sem->name,
@@ -74,7 +79,7 @@ void down_write(struct rw_semaphore *sem)
 		sem->writers_waiting++;
 		sched_block(what);
 		while (sem->writer || sem->readers)
-			pthread_cond_wait(&sem->wait, &sem->lock);
+			sched_cond_wait(&sem->wait, &sem->lock, what);
 		sched_unblock();
 		sem->writers_waiting--;
 	}
@@ -84,9 +89,10 @@ void down_write(struct rw_semaphore *sem)
 
 void up_write(struct rw_semaphore *sem)
 {
+	sched_point();
 	pthread_mutex_lock(&sem->lock);
 	BUG_ON(!sem->writer);
 	sem->writer = false;
-	pthread_cond_broadcast(&sem->wait);
+	sched_cond_broadcast(&sem->wait);
 	pthread_mutex_unlock(&sem->lock);
 }

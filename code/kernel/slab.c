@@ -8,6 +8,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 #include <valgrind/valgrind.h>
+#include "scheduler.h"
 #include "slab.h"
 #include "task.h"
 #include "trace.h"
@@ -119,6 +120,7 @@ void kfree(const void *p)
 	uintptr_t obj = (uintptr_t)p;
 	char *map;
 
+	sched_point();	/* a free is where another task's stale pointer starts to hurt */
 	if (!p)
 		return;
 	atomic_fetch_sub(&live_objects, 1);

@@ -6,6 +6,7 @@
 #include <time.h>
 #include "task.h"
 #include "oops.h"
+#include "scheduler.h"
 
 _Thread_local struct task_struct *current;
 
@@ -18,6 +19,8 @@ long jiffies_ms(void)
 {
 	struct timespec now;
 
+	if (sched_controlled())
+		return sched_clock_ms();	/* virtual time: a run never depends on the machine's speed */
 	clock_gettime(CLOCK_MONOTONIC, &now);
 	return (now.tv_sec - boot_time.tv_sec) * 1000 +
 	       (now.tv_nsec - boot_time.tv_nsec) / 1000000;
@@ -84,10 +87,15 @@ static __noinline void *kthread(void *arg)
 {
 	struct task_struct *t = arg;
 
+	void *ret;
+
 	current = t;
 	task_stack_bounds(t);
 	oops_task_init();
-	return t->fn(t->arg);
+	sched_task_begin(t);	/* under the controlled scheduler: wait to be chosen */
+	ret = t->fn(t->arg);
+	sched_task_exit(t);
+	return ret;
 }
 
 struct task_struct *kthread_run(void *(*fn)(void *), void *arg, const char *fmt, ...)
@@ -104,6 +112,7 @@ struct task_struct *kthread_run(void *(*fn)(void *), void *arg, const char *fmt,
 	t->arg = arg;
 	/* Link before the thread starts: the pid must follow creation order. */
 	task_link(t);
+	sched_task_new(t);
 	if (pthread_create(&t->thread, NULL, kthread, t) != 0) {
 		printk("kthread_run: cannot start %s", t->tag);
 		abort();
@@ -115,6 +124,7 @@ void *kthread_join(struct task_struct *t)
 {
 	void *ret = NULL;
 
+	sched_task_join(t);	/* controlled: a wait the scheduler knows, not a blind pthread_join */
 	pthread_join(t->thread, &ret);
 	task_unlink(t);
 	free(t);

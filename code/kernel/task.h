@@ -28,6 +28,15 @@ struct task_struct {
 	_Atomic long blocked_since_ms;
 	const char *trace_by;		/* who the next get/put is charged to (trace.h) */
 	void *files;			/* the stage's file table, owned by the runner */
+	/* Controlled mode (scheduler.c), under its lock: slot, state, what it waits on. */
+	bool sched_ctl;
+	int sched_slot, sched_state;
+	bool sched_idle;
+	const void *sched_chan;
+	const char *sched_what;
+	long sched_wake_at;
+	pthread_cond_t sched_cv;
+	int preempt_count;		/* preempt_disable() depth: no switch at schedule points */
 	void *(*fn)(void *);
 	void *arg;
 	struct task_struct *next;	/* all tasks, for the watchdog */

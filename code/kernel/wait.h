@@ -5,6 +5,7 @@
 #include <pthread.h>
 #include <stdio.h>
 #include "kernel.h"
+#include "mutex.h"
 #include "watchdog.h"
 
 /*
@@ -30,21 +31,56 @@ void wake_up_all(struct wait_queue_head *wq);
  * own, not part of the macro: a hung task's call trace then shows the
  * function that waits (sysfs_deactivate), not a guess.
  */
-void wait_queue_sleep(struct wait_queue_head *wq);
+void wait_queue_sleep(struct wait_queue_head *wq, const char *what);
+/*
+ * wait_queue_lock/unlock - the queue's lock, around a test of the
+ * condition.  No switch of the controlled scheduler happens in between
+ * (the test's atomics are not schedule points there): a sleeper's test and
+ * its sleep are one step, as they are for a task that prepare_to_wait()
+ * has put on the queue.
+ */
+void wait_queue_lock(struct wait_queue_head *wq);
+void wait_queue_unlock(struct wait_queue_head *wq);
 
 /*
  * wait_event_desc - sleep until condition is true.  what says, for the
  * hung-task watchdog, what the task waits for ("kernfs_drain ...").
  */
 #define wait_event_desc(wq, what, condition) do {				\
-	pthread_mutex_lock(&(wq)->lock);					\
+	wait_queue_lock(wq);							\
 	if (!(condition)) {							\
 		sched_block(what);						\
 		while (!(condition))						\
-			wait_queue_sleep(wq);					\
+			wait_queue_sleep(wq, what);				\
 		sched_unblock();						\
 	}									\
-	pthread_mutex_unlock(&(wq)->lock);					\
+	wait_queue_unlock(wq);							\
+} while (0)
+
+/*
+ * wait_event_mutex_desc - the same, for a condition that must be tested
+ * with mutex m held (kernfs_remove_self()'s wait, under kernfs_rwsem).
+ * Called and returns with m held; m is given up only while asleep.
+ *
+ * The queue's lock is taken before each test, as prepare_to_wait() puts a
+ * task on the queue before it tests: a waker that changes the condition
+ * without m (sysfs_put_active()) and then wakes the queue cannot slip in
+ * between the test and the sleep.  Lock order: m, then the queue's lock.
+ */
+#define wait_event_mutex_desc(wq, what, condition, m) do {			\
+	for (;;) {								\
+		wait_queue_lock(wq);						\
+		if (condition) {						\
+			wait_queue_unlock(wq);					\
+			break;							\
+		}								\
+		mutex_unlock(m);						\
+		sched_block(what);						\
+		wait_queue_sleep(wq, what);					\
+		sched_unblock();						\
+		wait_queue_unlock(wq);						\
+		mutex_lock(m);							\
+	}									\
 } while (0)
 
 #endif

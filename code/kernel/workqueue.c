@@ -5,6 +5,7 @@
 #include "delay.h"
 #include "module.h"
 #include "oops.h"
+#include "scheduler.h"
 #include "task.h"
 #include "trace.h"
 #include "watchdog.h"
@@ -49,6 +50,7 @@ bool schedule_work(struct work_struct *work)
 	struct work_struct *w;
 	bool idle;
 
+	sched_point();
 	pthread_mutex_lock(&wq_lock);
 	idle = wq_worker && !wq_head && !wq_running;
 	for (w = wq_head; w; w = w->next) {
@@ -68,7 +70,7 @@ bool schedule_work(struct work_struct *work)
 		trace_event("work_queue", work->trace_name, "func=%s owner=%s", func, mod);
 	else
 		trace_event("work_queue", work->trace_name, "func=%s", func);
-	pthread_cond_broadcast(&wq_cond);
+	sched_cond_broadcast(&wq_cond);
 	/*
 	 * An idle worker starts the item before we go on, so "work_run" comes
 	 * right after "work_queue" in every trace instead of wherever the
@@ -79,7 +81,7 @@ bool schedule_work(struct work_struct *work)
 		unsigned long want = wq_started + 1;
 
 		while (wq_started < want && !wq_stop)
-			pthread_cond_wait(&wq_cond, &wq_lock);
+			sched_cond_wait(&wq_cond, &wq_lock, "schedule_work (waiting for kworker/0:1 to start it)");
 	}
 	pthread_mutex_unlock(&wq_lock);
 	return true;
@@ -104,7 +106,7 @@ static __noinline void *worker_thread(void *unused)
 	pthread_mutex_lock(&wq_lock);
 	for (;;) {
 		while (!wq_head && !wq_stop)
-			pthread_cond_wait(&wq_cond, &wq_lock);
+			sched_cond_wait_idle(&wq_cond, &wq_lock, "worker_thread (idle)");
 		if (!wq_head)
 			break;
 		work = wq_head;
@@ -115,14 +117,14 @@ static __noinline void *worker_thread(void *unused)
 		memcpy(name, work->trace_name, sizeof(name));
 		trace_event("work_run", name, NULL);
 		wq_started++;
-		pthread_cond_broadcast(&wq_cond);
+		sched_cond_broadcast(&wq_cond);
 		pthread_mutex_unlock(&wq_lock);
 
 		process_one_work(work, name);
 
 		pthread_mutex_lock(&wq_lock);
 		wq_running = false;
-		pthread_cond_broadcast(&wq_cond);
+		sched_cond_broadcast(&wq_cond);
 	}
 	pthread_mutex_unlock(&wq_lock);
 	return NULL;
@@ -152,7 +154,7 @@ void flush_scheduled_work(void)
 	pthread_mutex_lock(&wq_lock);
 	sched_block("flush_scheduled_work (waiting for kworker/0:1)");
 	while (wq_head || wq_running)
-		pthread_cond_wait(&wq_cond, &wq_lock);
+		sched_cond_wait(&wq_cond, &wq_lock, "flush_scheduled_work (waiting for kworker/0:1)");
 	sched_unblock();
 	pthread_mutex_unlock(&wq_lock);
 }
@@ -164,7 +166,7 @@ void workqueue_shutdown(void)
 	flush_scheduled_work();
 	pthread_mutex_lock(&wq_lock);
 	wq_stop = true;
-	pthread_cond_broadcast(&wq_cond);
+	sched_cond_broadcast(&wq_cond);
 	pthread_mutex_unlock(&wq_lock);
 	kthread_join(wq_worker);
 	wq_worker = NULL;

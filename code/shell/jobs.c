@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "delay.h"
+#include "scheduler.h"
 #include "shell.h"
 #include "task.h"
 #include "watchdog.h"
@@ -66,7 +67,7 @@ static void *job_main(void *arg)
 	j->status = status;
 	j->state = JOB_DONE;
 	j->settled = true;
-	pthread_cond_broadcast(&jobs_cond);
+	sched_cond_broadcast(&jobs_cond);
 	pthread_mutex_unlock(&jobs_lock);
 	return NULL;
 }
@@ -105,7 +106,7 @@ int jobs_start(const struct command *c)
 	out_printf("[%d] %d\n", j->id, j->pid);
 	pthread_mutex_lock(&jobs_lock);
 	while (!j->settled)
-		pthread_cond_wait(&jobs_cond, &jobs_lock);
+		sched_cond_wait(&jobs_cond, &jobs_lock, "a background job");
 	pthread_mutex_unlock(&jobs_lock);
 	return 0;
 }
@@ -181,7 +182,7 @@ int jobs_kill(long spec)
 	done = j->state == JOB_DONE;
 	if (!done) {
 		j->killed = true;
-		pthread_cond_broadcast(&jobs_cond);
+		sched_cond_broadcast(&jobs_cond);
 	}
 	pthread_mutex_unlock(&jobs_lock);
 	if (done) {
@@ -222,7 +223,7 @@ int jobs_wait(void)
 		else if (!holding && blocked)
 			sched_unblock();
 		blocked = holding;
-		pthread_cond_wait(&jobs_cond, &jobs_lock);
+		sched_cond_wait(&jobs_cond, &jobs_lock, "a background job");
 	}
 	pthread_mutex_unlock(&jobs_lock);
 	if (blocked)
@@ -263,7 +264,7 @@ void jobs_end(void)
 	while (jobs) {
 		pthread_mutex_lock(&jobs_lock);
 		jobs->killed = true;
-		pthread_cond_broadcast(&jobs_cond);
+		sched_cond_broadcast(&jobs_cond);
 		pthread_mutex_unlock(&jobs_lock);
 		job_reap(jobs, false);
 	}
@@ -287,7 +288,7 @@ void job_settle(void)
 		return;
 	pthread_mutex_lock(&jobs_lock);
 	current_job->settled = true;
-	pthread_cond_broadcast(&jobs_cond);
+	sched_cond_broadcast(&jobs_cond);
 	pthread_mutex_unlock(&jobs_lock);
 }
 
@@ -300,9 +301,9 @@ void job_hold(void)
 	pthread_mutex_lock(&jobs_lock);
 	j->state = JOB_HOLDING;
 	j->settled = true;
-	pthread_cond_broadcast(&jobs_cond);
+	sched_cond_broadcast(&jobs_cond);
 	while (!j->killed)
-		pthread_cond_wait(&jobs_cond, &jobs_lock);
+		sched_cond_wait(&jobs_cond, &jobs_lock, "job_hold: a background job holds its file open until killed");
 	j->state = JOB_RUNNING;
 	pthread_mutex_unlock(&jobs_lock);
 }

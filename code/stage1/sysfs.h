@@ -5,6 +5,7 @@
 #include <pthread.h>
 #include <stdatomic.h>
 #include "kobject.h"
+#include "mutex.h"
 
 /* attribute - one file of a kobject's directory: a name and a mode. */
 struct attribute {
@@ -44,7 +45,7 @@ struct sysfs_dirent {
 };
 
 /* The tree's lock: children lists, s_removed, lookups. */
-extern pthread_mutex_t sysfs_mutex;
+extern struct mutex sysfs_mutex;
 extern struct sysfs_dirent *sysfs_root;
 
 struct sysfs_dirent *sysfs_get(struct sysfs_dirent *sd);

@@ -15,11 +15,11 @@ static int sysfs_add(struct sysfs_dirent *parent, const char *name, enum sysfs_t
 		sd->s.attr = what;
 	else
 		sd->s.target = sysfs_get(what);
-	pthread_mutex_lock(&sysfs_mutex);
+	mutex_lock(&sysfs_mutex);
 	err = parent->s_removed ? -ENOENT : sysfs_link_child(parent, sd);
 	if (!err)
 		sysfs_trace_create(sd);
-	pthread_mutex_unlock(&sysfs_mutex);
+	mutex_unlock(&sysfs_mutex);
 	if (err) {
 		sysfs_put(sd);
 		return err;
@@ -34,9 +34,9 @@ int sysfs_create_dir_at(struct kobject *kobj, const char *parent_path)
 	struct sysfs_dirent *parent;
 	int err;
 
-	pthread_mutex_lock(&sysfs_mutex);
+	mutex_lock(&sysfs_mutex);
 	parent = sysfs_lookup(parent_path);
-	pthread_mutex_unlock(&sysfs_mutex);
+	mutex_unlock(&sysfs_mutex);
 	if (!parent)
 		return -ENOENT;
 	err = sysfs_add(parent, kobject_name(kobj), SYSFS_DIR, kobj, &kobj->sd);
@@ -70,13 +70,13 @@ static void sysfs_remove_name(struct kobject *kobj, const char *name)
 {
 	struct sysfs_dirent *sd;
 
-	pthread_mutex_lock(&sysfs_mutex);
+	mutex_lock(&sysfs_mutex);
 	for (sd = kobj->sd ? kobj->sd->s_children : NULL; sd; sd = sd->s_sibling)
 		if (strcmp(sd->s_name, name) == 0)
 			break;
 	if (sd)
 		sysfs_unlink_child(sd);
-	pthread_mutex_unlock(&sysfs_mutex);
+	mutex_unlock(&sysfs_mutex);
 	if (sd)
 		sysfs_drop_dirent(sd);
 }
@@ -102,7 +102,7 @@ void sysfs_remove_dir(struct kobject *kobj)
 
 	if (!dir)
 		return;
-	pthread_mutex_lock(&sysfs_mutex);
+	mutex_lock(&sysfs_mutex);
 	while ((sd = dir->s_children)) {
 		sysfs_unlink_child(sd);
 		sd->s_sibling = removed;	/* reuse the link for our private list */
@@ -110,7 +110,7 @@ void sysfs_remove_dir(struct kobject *kobj)
 	}
 	sysfs_unlink_child(dir);
 	kobj->sd = NULL;
-	pthread_mutex_unlock(&sysfs_mutex);
+	mutex_unlock(&sysfs_mutex);
 	while ((sd = removed)) {
 		removed = sd->s_sibling;
 		sd->s_sibling = NULL;

@@ -6,7 +6,7 @@
 #include "sysfs.h"
 #include "task.h"
 
-pthread_mutex_t sysfs_mutex = PTHREAD_MUTEX_INITIALIZER;
+DEFINE_MUTEX(sysfs_mutex);
 struct sysfs_dirent *sysfs_root;
 
 void sysfs_path(const struct sysfs_dirent *sd, char *buf, size_t len)

@@ -15,9 +15,9 @@ void stage_init(void)
 	sysfs_root = sysfs_new_dirent("sys", SYSFS_DIR);
 	for (size_t i = 0; i < ARRAY_SIZE(top); i++) {
 		sd = sysfs_new_dirent(top[i], SYSFS_DIR);
-		pthread_mutex_lock(&sysfs_mutex);
+		mutex_lock(&sysfs_mutex);
 		sysfs_link_child(sysfs_root, sd);
-		pthread_mutex_unlock(&sysfs_mutex);
+		mutex_unlock(&sysfs_mutex);
 	}
 }
 

@@ -65,20 +65,20 @@ int vfs_open(const char *path, int mode, struct file **filp)
 	struct file *file;
 	const char *old;
 
-	pthread_mutex_lock(&sysfs_mutex);
+	mutex_lock(&sysfs_mutex);
 	sd = sysfs_lookup(path);
 	if (!sd) {
-		pthread_mutex_unlock(&sysfs_mutex);
+		mutex_unlock(&sysfs_mutex);
 		return -ENOENT;
 	}
 	if (sd->s_type != SYSFS_KOBJ_ATTR) {
-		pthread_mutex_unlock(&sysfs_mutex);
+		mutex_unlock(&sysfs_mutex);
 		sysfs_put(sd);
 		return -EISDIR;
 	}
 	attr = sd->s.attr;
 	if (((mode & VFS_READ) && !(attr->mode & 0444)) || ((mode & VFS_WRITE) && !(attr->mode & 0222))) {
-		pthread_mutex_unlock(&sysfs_mutex);
+		mutex_unlock(&sysfs_mutex);
 		sysfs_put(sd);
 		return -EACCES;
 	}
@@ -96,7 +96,7 @@ int vfs_open(const char *path, int mode, struct file **filp)
 	 * so attr and attr->owner are valid memory here.
 	 */
 	if (!try_module_get_by(attr->owner, file->trace_name)) {
-		pthread_mutex_unlock(&sysfs_mutex);
+		mutex_unlock(&sysfs_mutex);
 		sysfs_put(sd);
 		kfree(file);
 		return -ENODEV;
@@ -107,7 +107,7 @@ int vfs_open(const char *path, int mode, struct file **filp)
 	old = trace_by_set(file->trace_name);
 	file->kobj = kobject_get(sd->s_parent->s.kobj);
 	trace_by_set(old);
-	pthread_mutex_unlock(&sysfs_mutex);
+	mutex_unlock(&sysfs_mutex);
 	*filp = file;
 	return 0;
 }
@@ -174,17 +174,17 @@ int vfs_readdir(const char *path, void (*emit)(const char *name, bool dir, void 
 {
 	struct sysfs_dirent *dir, *sd;
 
-	pthread_mutex_lock(&sysfs_mutex);
+	mutex_lock(&sysfs_mutex);
 	dir = sysfs_lookup(path);
 	if (!dir || dir->s_type != SYSFS_DIR) {
-		pthread_mutex_unlock(&sysfs_mutex);
+		mutex_unlock(&sysfs_mutex);
 		if (dir)
 			sysfs_put(dir);
 		return dir ? -ENOTDIR : -ENOENT;
 	}
 	for (sd = dir->s_children; sd; sd = sd->s_sibling)
 		emit(sd->s_name, sd->s_type != SYSFS_KOBJ_ATTR, ctx);
-	pthread_mutex_unlock(&sysfs_mutex);
+	mutex_unlock(&sysfs_mutex);
 	sysfs_put(dir);
 	return 0;
 }

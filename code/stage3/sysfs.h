@@ -4,6 +4,7 @@
 
 #include <pthread.h>
 #include "kobject.h"
+#include "mutex.h"
 #include "module.h"
 
 /*
@@ -24,7 +25,7 @@ struct attribute {
 #include "sysfs_dirent.h"
 
 /* The tree's lock: children lists, s_removed, lookups. */
-extern pthread_mutex_t sysfs_mutex;
+extern struct mutex sysfs_mutex;
 extern struct sysfs_dirent *sysfs_root;
 
 /*

@@ -2,8 +2,8 @@
 #ifndef KSIM_SYSFS_DIRENT_H
 #define KSIM_SYSFS_DIRENT_H
 
-#include <stdatomic.h>
 #include <stdbool.h>
+#include "atomic.h"
 #include "kobject.h"
 #include "rwsem.h"
 #include "sysfs_refs.h"
@@ -28,7 +28,7 @@
  * link is sysfs's own memory, held by an s_count.
  */
 struct sysfs_dirent {
-	atomic_int s_count;
+	atomic_t s_count;
 	struct rw_semaphore s_active;
 	struct sysfs_dirent *s_parent;
 	struct sysfs_dirent *s_children;	/* sorted by name */

@@ -56,9 +56,9 @@ int vfs_open(const char *path, int mode, struct file **filp)
 	struct file *file;
 	int err;
 
-	pthread_mutex_lock(&sysfs_mutex);
+	mutex_lock(&sysfs_mutex);
 	sd = sysfs_lookup(path);
-	pthread_mutex_unlock(&sysfs_mutex);
+	mutex_unlock(&sysfs_mutex);
 	if (!sd)
 		return -ENOENT;
 	if (sd->s_type != SYSFS_KOBJ_ATTR) {
@@ -159,10 +159,10 @@ int vfs_readdir(const char *path, void (*emit)(const char *name, bool dir, void 
 {
 	struct sysfs_dirent *dir, *sd;
 
-	pthread_mutex_lock(&sysfs_mutex);
+	mutex_lock(&sysfs_mutex);
 	dir = sysfs_lookup(path);
 	if (!dir || dir->s_type != SYSFS_DIR) {
-		pthread_mutex_unlock(&sysfs_mutex);
+		mutex_unlock(&sysfs_mutex);
 		if (dir)
 			sysfs_put(dir);
 		return dir ? -ENOTDIR : -ENOENT;
@@ -170,7 +170,7 @@ int vfs_readdir(const char *path, void (*emit)(const char *name, bool dir, void 
 	/* Names and types are sysfs memory: no active reference needed. */
 	for (sd = dir->s_children; sd; sd = sd->s_sibling)
 		emit(sd->s_name, sd->s_type != SYSFS_KOBJ_ATTR, ctx);
-	pthread_mutex_unlock(&sysfs_mutex);
+	mutex_unlock(&sysfs_mutex);
 	sysfs_put(dir);
 	return 0;
 }

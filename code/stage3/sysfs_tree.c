@@ -8,7 +8,7 @@
 #include "task.h"
 #include "verify.h"
 
-pthread_mutex_t sysfs_mutex = PTHREAD_MUTEX_INITIALIZER;
+DEFINE_MUTEX(sysfs_mutex);
 struct sysfs_dirent *sysfs_root;
 
 void sysfs_path(const struct sysfs_dirent *sd, char *buf, size_t len)
@@ -32,7 +32,7 @@ struct sysfs_dirent *sysfs_new_dirent(const char *name, enum sysfs_type type)
 {
 	struct sysfs_dirent *sd = kzalloc(sizeof(*sd), "sysfs_dirent");
 
-	atomic_init(&sd->s_count, 1);
+	atomic_set(&sd->s_count, 1);
 	sysfs_active_init(sd, name);
 	sd->s_name = strdup(name);
 	sd->s_type = type;
@@ -95,7 +95,7 @@ void sysfs_unlink_child(struct sysfs_dirent *sd)
 struct sysfs_dirent *sysfs_get(struct sysfs_dirent *sd)
 {
 	if (sd)
-		atomic_fetch_add(&sd->s_count, 1);
+		atomic_inc(&sd->s_count);
 	return sd;
 }
 
@@ -128,7 +128,7 @@ void sysfs_put(struct sysfs_dirent *sd)
 	struct sysfs_dirent *parent;
 
 	while (sd) {
-		if (atomic_fetch_sub_explicit(&sd->s_count, 1, memory_order_acq_rel) != 1) {
+		if (!atomic_dec_and_test(&sd->s_count)) {
 			ANNOTATE_HAPPENS_BEFORE(&sd->s_count);
 			break;
 		}

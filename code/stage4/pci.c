@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "mutex.h"
 #include "pci.h"
 #include "slab.h"
 #include "sysfs_self.h"
@@ -13,7 +14,7 @@
  * unplug, the slot driver's exit) does it under the lock, and only once.
  */
 static struct pci_dev *pci_devs[PCI_DEV_MAX];
-static pthread_mutex_t pci_rescan_remove_lock = PTHREAD_MUTEX_INITIALIZER;
+static DEFINE_MUTEX(pci_rescan_remove_lock);
 
 static __noinline void pci_release_dev(struct device *dev)
 {
@@ -46,10 +47,10 @@ static void pci_remove_nr(int nr)
 
 void pci_stop_and_remove_bus_device_locked(struct pci_dev *pdev)
 {
-	pthread_mutex_lock(&pci_rescan_remove_lock);
+	mutex_lock(&pci_rescan_remove_lock);
 	if (pci_devs[pdev->nr] == pdev)
 		pci_remove_nr(pdev->nr);
-	pthread_mutex_unlock(&pci_rescan_remove_lock);
+	mutex_unlock(&pci_rescan_remove_lock);
 }
 
 /*
@@ -96,7 +97,7 @@ int pci_plug(const char *devname, struct device_attribute *driver_attr)
 
 	if (n < 0)
 		return -EINVAL;
-	pthread_mutex_lock(&pci_rescan_remove_lock);
+	mutex_lock(&pci_rescan_remove_lock);
 	if (pci_devs[n]) {
 		err = -EEXIST;
 		goto out;
@@ -120,7 +121,7 @@ int pci_plug(const char *devname, struct device_attribute *driver_attr)
 		device_create_file(&pdev->dev, driver_attr);
 	pci_devs[n] = pdev;
 out:
-	pthread_mutex_unlock(&pci_rescan_remove_lock);
+	mutex_unlock(&pci_rescan_remove_lock);
 	return err;
 }
 
@@ -131,19 +132,19 @@ int pci_unplug(const char *devname)
 
 	if (n < 0)
 		return err;
-	pthread_mutex_lock(&pci_rescan_remove_lock);
+	mutex_lock(&pci_rescan_remove_lock);
 	if (pci_devs[n]) {
 		pci_remove_nr(n);
 		err = 0;
 	}
-	pthread_mutex_unlock(&pci_rescan_remove_lock);
+	mutex_unlock(&pci_rescan_remove_lock);
 	return err;
 }
 
 void pci_unplug_all(void)
 {
-	pthread_mutex_lock(&pci_rescan_remove_lock);
+	mutex_lock(&pci_rescan_remove_lock);
 	for (int n = 0; n < PCI_DEV_MAX; n++)
 		pci_remove_nr(n);
-	pthread_mutex_unlock(&pci_rescan_remove_lock);
+	mutex_unlock(&pci_rescan_remove_lock);
 }

@@ -3,8 +3,8 @@
 #define KSIM_SYSFS_DIRENT_H
 
 #include <limits.h>
-#include <stdatomic.h>
 #include <stdbool.h>
+#include "atomic.h"
 #include "kobject.h"
 #include "sysfs_refs.h"
 
@@ -36,9 +36,9 @@
  * and so drained, before the directory and its kobject go.
  */
 struct sysfs_dirent {
-	atomic_int s_count;
-	atomic_int s_active;
-	atomic_uint s_flags;		/* SYSFS_FLAG_*: set under sysfs_mutex, read anywhere */
+	atomic_t s_count;
+	atomic_t s_active;
+	atomic_t s_flags;		/* SYSFS_FLAG_*: set under sysfs_mutex, read anywhere */
 	struct sysfs_dirent *s_parent;
 	struct sysfs_dirent *s_children;	/* sorted by name */
 	struct sysfs_dirent *s_sibling;

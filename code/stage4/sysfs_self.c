@@ -9,12 +9,12 @@ bool sysfs_remove_file_self(struct kobject *kobj, const struct attribute *attr)
 	bool removed;
 
 	/* The node the caller's operation is on; the s_count keeps it while we remove it. */
-	pthread_mutex_lock(&sysfs_mutex);
+	mutex_lock(&sysfs_mutex);
 	for (sd = kobj->sd ? kobj->sd->s_children : NULL; sd; sd = sd->s_sibling)
 		if (strcmp(sd->s_name, attr->name) == 0)
 			break;
 	sysfs_get(sd);
-	pthread_mutex_unlock(&sysfs_mutex);
+	mutex_unlock(&sysfs_mutex);
 	if (!sd)
 		return false;
 	removed = sysfs_remove_self(sd);

@@ -16,8 +16,9 @@ DELAY_POINT(sysfs_remove_self)
  *	s_active == BIAS + n		deleted: n operations still inside
  *	s_active == BIAS		deleted and drained
  *
- * sysfs_get_active() increments unless the count is negative, so one
- * atomic_add of the bias shuts the door on every later operation at once;
+ * sysfs_get_active() increments unless the count is negative, in one
+ * atomic step, so one atomic_add of the bias shuts the door on every
+ * later operation at once;
  * sysfs_put_active() decrements, and the put that brings a deleted node
  * down to the bias wakes its deleter.  The deleters all sleep on one wait
  * queue, as they do on kernfs_root's deactivate_waitq: a node needs no
@@ -49,12 +50,8 @@ struct sysfs_dirent *sysfs_get_active(struct sysfs_dirent *sd)
 
 	if (!sd)
 		return NULL;
-	/* BEGIN EXERCISE sysfs_get_active: add one to s_active unless it is negative (a compare-and-swap loop: atomic_compare_exchange_weak); ok says whether you did */
-	int v = 0;	/* a guess: a failed exchange tells us the real value */
-
-	do {
-		ok = v >= 0;
-	} while (ok && !atomic_compare_exchange_weak(&sd->s_active, &v, v + 1));
+	/* BEGIN EXERCISE sysfs_get_active: add one to s_active unless it is negative, in ONE atomic step (atomic.h: atomic_inc_unless_negative(), or your own atomic_try_cmpxchg() loop); ok says whether you did. A read then an add, or an add then an undo, lets a deleter slip in between */
+	ok = atomic_inc_unless_negative(&sd->s_active);
 	/* STUB: ok = true; */
 	/* END EXERCISE */
 	return sysfs_active_got(sd, ok);
@@ -74,8 +71,8 @@ void sysfs_put_active(struct sysfs_dirent *sd)
 		return;
 	sysfs_active_putting(sd);
 	ANNOTATE_HAPPENS_BEFORE(&sd->s_active);
-	/* BEGIN EXERCISE sysfs_put_active: take one from s_active; if that leaves exactly SD_DEACTIVATED_BIAS, wake_up_all() the deleters on sysfs_deactivate_waitq */
-	if (atomic_fetch_sub(&sd->s_active, 1) - 1 == SD_DEACTIVATED_BIAS)
+	/* BEGIN EXERCISE sysfs_put_active: take one from s_active (atomic_dec_return()); if that leaves exactly SD_DEACTIVATED_BIAS, wake_up_all() the deleters on sysfs_deactivate_waitq */
+	if (atomic_dec_return(&sd->s_active) == SD_DEACTIVATED_BIAS)
 		wake_up_all(&sysfs_deactivate_waitq);
 	/* END EXERCISE */
 }
@@ -83,7 +80,7 @@ void sysfs_put_active(struct sysfs_dirent *sd)
 /* sysfs_drained - every operation that was inside deleted @sd has come out. */
 static __maybe_unused bool sysfs_drained(struct sysfs_dirent *sd)
 {
-	return atomic_load(&sd->s_active) == SD_DEACTIVATED_BIAS;
+	return atomic_read(&sd->s_active) == SD_DEACTIVATED_BIAS;
 }
 
 /* drain_what - what a deleter waits for, in words for the hung-task watchdog. */
@@ -107,8 +104,8 @@ void sysfs_deactivate(struct sysfs_dirent *sd)
 	char what[TRACE_NAME_LEN + 64];
 
 	pthread_once(&waitq_once, waitq_init);
-	/* BEGIN EXERCISE sysfs_deactivate: add SD_DEACTIVATED_BIAS to s_active, then sleep on sysfs_deactivate_waitq until sysfs_drained(sd) (wait_event_desc(), drain_what() for the watchdog's message) */
-	int inside = atomic_fetch_add(&sd->s_active, SD_DEACTIVATED_BIAS);
+	/* BEGIN EXERCISE sysfs_deactivate: add SD_DEACTIVATED_BIAS to s_active (atomic_add_return()), then sleep on sysfs_deactivate_waitq until sysfs_drained(sd) (wait_event_desc(), drain_what() for the watchdog's message) */
+	int inside = atomic_add_return(SD_DEACTIVATED_BIAS, &sd->s_active) - SD_DEACTIVATED_BIAS;
 
 	drain_what(sd, inside, what, sizeof(what));
 	wait_event_desc(&sysfs_deactivate_waitq, what, sysfs_drained(sd));
@@ -131,14 +128,14 @@ void sysfs_break_active_protection(struct sysfs_dirent *sd)
 
 void sysfs_unbreak_active_protection(struct sysfs_dirent *sd)
 {
-	atomic_fetch_add(&sd->s_active, 1);
+	atomic_inc(&sd->s_active);
 	sysfs_active_got(sd, true);
 }
 
 /* sysfs_self_removed - the removal some remove_self() claimed is complete, its caller out. */
 static __maybe_unused bool sysfs_self_removed(struct sysfs_dirent *sd)
 {
-	return (atomic_load(&sd->s_flags) & SYSFS_FLAG_SUICIDED) && sysfs_drained(sd);
+	return (atomic_read(&sd->s_flags) & SYSFS_FLAG_SUICIDED) && sysfs_drained(sd);
 }
 
 /**
@@ -151,6 +148,14 @@ static __maybe_unused bool sysfs_self_removed(struct sysfs_dirent *sd)
  * first) and returns true; any other waits until that removal is done
  * and the claimant's operation is out, and returns false.  Either way the
  * count is taken back before returning, so the caller's put balances.
+ *
+ * The trap: the claimant marks the removal done (SUICIDED) and takes its
+ * count back in one step under sysfs_mutex, and the others test
+ * "SUICIDED and drained" under the same mutex.  Were the claimant to mark
+ * it done and only then take its count back, there would be a moment in
+ * which the node looks drained although the claimant's operation is still
+ * running, and a waiting caller could return inside it.  kernfs holds
+ * kernfs_rwsem across both for this reason.
  */
 bool sysfs_remove_self(struct sysfs_dirent *sd)
 {
@@ -158,28 +163,29 @@ bool sysfs_remove_self(struct sysfs_dirent *sd)
 	bool first = false;
 
 	pthread_once(&waitq_once, waitq_init);
-	/* BEGIN EXERCISE sysfs_remove_self: break the active protection; under sysfs_mutex claim SYSFS_FLAG_SUICIDAL if no one has; the claimant unlinks sd (if still linked) and drops it outside the mutex, then sets SYSFS_FLAG_SUICIDED and wakes the waitq; the others wait for sysfs_self_removed(); unbreak before returning */
+	/* BEGIN EXERCISE sysfs_remove_self: break the active protection, then delay_point("sysfs_remove_self"); under sysfs_mutex claim SYSFS_FLAG_SUICIDAL if no one has; the claimant unlinks sd (if still linked), drops it with the mutex let go, then retakes the mutex and sets SYSFS_FLAG_SUICIDED; the others wait for sysfs_self_removed() with wait_event_mutex_desc(); everyone unbreaks while still holding sysfs_mutex */
 	sysfs_break_active_protection(sd);
 	delay_point("sysfs_remove_self");
-	pthread_mutex_lock(&sysfs_mutex);
-	if (!(atomic_load(&sd->s_flags) & SYSFS_FLAG_SUICIDAL)) {
+	mutex_lock(&sysfs_mutex);
+	if (!(atomic_read(&sd->s_flags) & SYSFS_FLAG_SUICIDAL)) {
 		bool linked = !sd->s_removed;
 
-		atomic_fetch_or(&sd->s_flags, SYSFS_FLAG_SUICIDAL);
+		atomic_or(SYSFS_FLAG_SUICIDAL, &sd->s_flags);
 		first = true;
 		if (linked)
 			sysfs_unlink_child(sd);
-		pthread_mutex_unlock(&sysfs_mutex);
+		mutex_unlock(&sysfs_mutex);
 		if (linked)
-			sysfs_drop_dirent(sd);
-		atomic_fetch_or(&sd->s_flags, SYSFS_FLAG_SUICIDED);
-		wake_up_all(&sysfs_deactivate_waitq);
+			sysfs_drop_dirent(sd);	/* drains: never under sysfs_mutex */
+		mutex_lock(&sysfs_mutex);
+		atomic_or(SYSFS_FLAG_SUICIDED, &sd->s_flags);
 	} else {
-		pthread_mutex_unlock(&sysfs_mutex);
 		snprintf(what, sizeof(what), "sysfs_remove_self %s (another task removes it)", sd->trace_name);
-		wait_event_desc(&sysfs_deactivate_waitq, what, sysfs_self_removed(sd));
+		wait_event_mutex_desc(&sysfs_deactivate_waitq, what, sysfs_self_removed(sd), &sysfs_mutex);
 	}
+	/* Still under sysfs_mutex: nobody sees SUICIDED without our count back. */
 	sysfs_unbreak_active_protection(sd);
+	mutex_unlock(&sysfs_mutex);
 	/* STUB: (void)what; (void)sd; */
 	/* END EXERCISE */
 	return first;
@@ -189,8 +195,8 @@ bool sysfs_remove_self(struct sysfs_dirent *sd)
 void sysfs_active_init(struct sysfs_dirent *sd, const char *name)
 {
 	(void)name;
-	atomic_init(&sd->s_active, 0);
-	atomic_init(&sd->s_flags, 0);
+	atomic_set(&sd->s_active, 0);
+	atomic_set(&sd->s_flags, 0);
 }
 
 /* The trace name already says which node a drain waits for: nothing to name. */
@@ -203,7 +209,7 @@ void sysfs_active_name(struct sysfs_dirent *sd, const char *path)
 /* sysfs_active_destroy - the last s_count is gone: no operation can be inside. */
 void sysfs_active_destroy(struct sysfs_dirent *sd)
 {
-	int v = atomic_load(&sd->s_active);
+	int v = atomic_read(&sd->s_active);
 
 	BUG_ON(v != 0 && v != SD_DEACTIVATED_BIAS);
 }

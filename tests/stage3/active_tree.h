@@ -22,10 +22,10 @@ static void boot_active_tree(void)
 	stage_init();
 	dir = sysfs_new_dirent("dev0", SYSFS_DIR);
 	attr = sysfs_new_dirent("attr", SYSFS_KOBJ_ATTR);
-	pthread_mutex_lock(&sysfs_mutex);
+	mutex_lock(&sysfs_mutex);
 	sysfs_link_child(sysfs_lookup("/sys/devices"), dir);
 	sysfs_link_child(dir, attr);
-	pthread_mutex_unlock(&sysfs_mutex);
+	mutex_unlock(&sysfs_mutex);
 	sysfs_put(dir->s_parent);	/* the lookup's s_count */
 }
 

@@ -268,9 +268,9 @@ START_TEST(stage_verify_reports_a_removed_node_still_open)
 	kobject_init(&kobj, &ktype);
 	ck_assert_int_eq(kobject_add(&kobj, NULL, "open0"), 0);
 	ck_assert_int_eq(sysfs_create_file(&kobj, &a), 0);
-	pthread_mutex_lock(&sysfs_mutex);
+	mutex_lock(&sysfs_mutex);
 	sd = sysfs_lookup("/sys/devices/open0/value");	/* what an open file holds */
-	pthread_mutex_unlock(&sysfs_mutex);
+	mutex_unlock(&sysfs_mutex);
 	ck_assert_ptr_nonnull(sd);
 	kobject_del(&kobj);
 	kobject_put(&kobj);

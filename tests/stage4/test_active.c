@@ -23,7 +23,7 @@ static void boot(void)
 
 static int count(struct sysfs_dirent *sd)
 {
-	return atomic_load(&sd->s_active);
+	return atomic_read(&sd->s_active);
 }
 
 static void assert_no_todo(void)
@@ -121,9 +121,9 @@ START_TEST(remove_self_from_an_operation_removes_the_node_at_once)
 	sysfs_get(attr);				/* as an open file would hold it */
 	ck_assert_msg(sysfs_remove_self(attr), "sysfs_remove_self() of the only caller must return true");
 	assert_no_todo();
-	pthread_mutex_lock(&sysfs_mutex);
+	mutex_lock(&sysfs_mutex);
 	found = sysfs_lookup("/sys/devices/dev0/attr");
-	pthread_mutex_unlock(&sysfs_mutex);
+	mutex_unlock(&sysfs_mutex);
 	ck_assert_msg(found == NULL, "the node is still in the tree after sysfs_remove_self() returned");
 	ck_assert_msg(count(attr) == SD_DEACTIVATED_BIAS + 1,
 		      "after sysfs_remove_self() the caller's count must be back (unbreak): s_active is %d, "
@@ -154,7 +154,7 @@ static void *remover_main(void *arg)
 	if (!got)
 		return NULL;	/* done stays false: the test says so */
 	atomic_store(&r->ret, sysfs_remove_self(attr));
-	atomic_store(&r->complete_when_done, atomic_load(&attr->s_flags) & SYSFS_FLAG_SUICIDED);
+	atomic_store(&r->complete_when_done, atomic_read(&attr->s_flags) & SYSFS_FLAG_SUICIDED);
 	sysfs_put_active(attr);
 	atomic_store(&r->done, true);
 	return NULL;

@@ -2,13 +2,14 @@
 #include <pthread.h>
 #include <stdio.h>
 #include <string.h>
+#include "mutex.h"
 #include "module.h"
 #include "scsi.h"
 #include "slab.h"
 
 static struct scsi_driver *upper_driver;	/* sd_mod, when loaded */
 /* Serialises removal: the delete callback (a kworker) and rmmod of the host's driver race for it. */
-static pthread_mutex_t scan_mutex = PTHREAD_MUTEX_INITIALIZER;
+static DEFINE_MUTEX(scan_mutex);
 static int next_host_no;
 
 /*
@@ -145,18 +146,18 @@ static void __scsi_remove_device(struct scsi_device *sdev)
  */
 void scsi_remove_device(struct scsi_device *sdev)
 {
-	pthread_mutex_lock(&scan_mutex);
+	mutex_lock(&scan_mutex);
 	if (!sdev->removed)
 		__scsi_remove_device(sdev);
-	pthread_mutex_unlock(&scan_mutex);
+	mutex_unlock(&scan_mutex);
 }
 
 void scsi_remove_host(struct Scsi_Host *shost)
 {
-	pthread_mutex_lock(&scan_mutex);
+	mutex_lock(&scan_mutex);
 	if (shost->sdev)
 		__scsi_remove_device(shost->sdev);
-	pthread_mutex_unlock(&scan_mutex);
+	mutex_unlock(&scan_mutex);
 	device_del(&shost->shost_gendev);
 }
 

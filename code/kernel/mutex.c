@@ -1,0 +1,65 @@
+/* mutex.c - struct mutex: a pthread mutex that the watchdog and the controlled scheduler know about. */
+#include <stdio.h>
+#include "mutex.h"
+#include "scheduler.h"
+#include "task.h"
+#include "watchdog.h"
+
+void mutex_init(struct mutex *m, const char *name)
+{
+	pthread_mutex_init(&m->lock, NULL);
+	m->owner = NULL;
+	m->name = name;
+}
+
+/*
+ * Controlled mode: only one task runs, so the owner field alone decides;
+ * the pthread mutex is then always free when we take it.  A task that
+ * finds the mutex owned sleeps on it until mutex_unlock() wakes it, and
+ * tries again (another task may have been chosen first).
+ */
+static void mutex_lock_controlled(struct mutex *m)
+{
+	char what[96];
+
+	sched_point();
+	while (__atomic_load_n(&m->owner, __ATOMIC_RELAXED)) {
+		snprintf(what, sizeof(what), "mutex %s", m->name);
+		sched_wait(m, what, false);
+	}
+	pthread_mutex_lock(&m->lock);
+	__atomic_store_n(&m->owner, current, __ATOMIC_RELAXED);
+}
+
+void mutex_lock(struct mutex *m)
+{
+	char what[96];
+
+	if (sched_controlled() && current && current->sched_ctl) {
+		mutex_lock_controlled(m);
+		return;
+	}
+	if (pthread_mutex_trylock(&m->lock) != 0) {
+		snprintf(what, sizeof(what), "mutex %s", m->name);
+		sched_block(what);
+		pthread_mutex_lock(&m->lock);
+		sched_unblock();
+	}
+	__atomic_store_n(&m->owner, current, __ATOMIC_RELAXED);
+}
+
+void mutex_unlock(struct mutex *m)
+{
+	BUG_ON(__atomic_load_n(&m->owner, __ATOMIC_RELAXED) != current);
+	__atomic_store_n(&m->owner, NULL, __ATOMIC_RELAXED);
+	pthread_mutex_unlock(&m->lock);
+	if (sched_controlled()) {
+		sched_wake(m);
+		sched_point();
+	}
+}
+
+bool mutex_is_locked(struct mutex *m)
+{
+	return __atomic_load_n(&m->owner, __ATOMIC_RELAXED) != NULL;
+}
