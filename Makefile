@@ -30,7 +30,8 @@ endif
 CC := gcc
 CFLAGS := -std=gnu11 -D_GNU_SOURCE -Wall -Wextra -Werror -g -O1 -fno-omit-frame-pointer \
 	-fno-optimize-sibling-calls -pthread -Icode/kernel $(SANFLAGS)
-LDFLAGS := -pthread -rdynamic $(SANFLAGS)
+# -z now: symbols bound at start, not in each explorer run's forked process (tests/lib/explore.c).
+LDFLAGS := -pthread -rdynamic -Wl,-z,now $(SANFLAGS)
 LDLIBS := -ldl
 MODFLAGS := -fPIC -DKSIM_MODULE
 CHECK_CFLAGS = $(shell pkg-config --cflags check 2>/dev/null)

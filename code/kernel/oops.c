@@ -12,6 +12,7 @@
 #include "ksym.h"
 #include "module.h"
 #include "oops.h"
+#include "scheduler.h"
 #include "slab.h"
 #include "task.h"
 #include "trace.h"
@@ -299,6 +300,7 @@ static void oops_enter(void)
  */
 void oops_end(int status)
 {
+	sched_run_failed(status);	/* a controlled run says how to replay it */
 	if (!oops_skip_trace)
 		trace_event("oops", oops_obj, "msg=%s",
 			    status == EXIT_HUNG && !strcmp(oops_msg, "oops") ? "hung task" : oops_msg);

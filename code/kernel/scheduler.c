@@ -50,7 +50,7 @@ static uint32_t runnable_mask(void)
 	uint32_t mask = 0;
 
 	for (int i = 0; i < nslots; i++)
-		if (slots[i]->sched_state == T_RUNNABLE)
+		if (slots[i] && slots[i]->sched_state == T_RUNNABLE)
 			mask |= 1u << i;
 	return mask;
 }
@@ -125,13 +125,14 @@ static bool advance_clock(void)
 	long first = -1;
 
 	for (int i = 0; i < nslots; i++)
-		if (slots[i]->sched_state == T_SLEEPING && (first < 0 || slots[i]->sched_wake_at < first))
+		if (slots[i] && slots[i]->sched_state == T_SLEEPING &&
+		    (first < 0 || slots[i]->sched_wake_at < first))
 			first = slots[i]->sched_wake_at;
 	if (first < 0)
 		return false;
 	vclock_ms = first;
 	for (int i = 0; i < nslots; i++)
-		if (slots[i]->sched_state == T_SLEEPING && slots[i]->sched_wake_at <= vclock_ms)
+		if (slots[i] && slots[i]->sched_state == T_SLEEPING && slots[i]->sched_wake_at <= vclock_ms)
 			slots[i]->sched_state = T_RUNNABLE;
 	return true;
 }
@@ -168,7 +169,7 @@ static __noreturn void deadlock(void)
 	int n = 0;
 
 	for (int i = 0; i < nslots; i++)
-		if (slots[i]->sched_state == T_BLOCKED && !slots[i]->sched_idle)
+		if (slots[i] && slots[i]->sched_state == T_BLOCKED && !slots[i]->sched_idle)
 			blocked[n++] = slots[i];
 	pthread_mutex_unlock(&sched_lock);
 	for (int i = 0; i < n; i++) {
@@ -194,7 +195,7 @@ static void reschedule(struct task_struct *me, bool wait)
 		bool any = false;
 
 		for (int i = 0; i < nslots; i++)
-			any |= slots[i]->sched_state == T_BLOCKED && !slots[i]->sched_idle;
+			any |= slots[i] && slots[i]->sched_state == T_BLOCKED && !slots[i]->sched_idle;
 		if (any)
 			deadlock();
 		running = NULL;		/* everything has ended, or idles */
@@ -255,7 +256,7 @@ void sched_wake(const void *chan)
 {
 	pthread_mutex_lock(&sched_lock);
 	for (int i = 0; i < nslots; i++) {
-		if (slots[i]->sched_state == T_BLOCKED && slots[i]->sched_chan == chan) {
+		if (slots[i] && slots[i]->sched_state == T_BLOCKED && slots[i]->sched_chan == chan) {
 			slots[i]->sched_state = T_RUNNABLE;
 			slots[i]->sched_chan = NULL;
 		}
@@ -366,7 +367,7 @@ void sched_task_exit(struct task_struct *t)
 	pthread_mutex_lock(&sched_lock);
 	t->sched_state = T_EXITED;
 	for (int i = 0; i < nslots; i++) {
-		if (slots[i]->sched_state == T_BLOCKED && slots[i]->sched_chan == t) {
+		if (slots[i] && slots[i]->sched_state == T_BLOCKED && slots[i]->sched_chan == t) {
 			slots[i]->sched_state = T_RUNNABLE;
 			slots[i]->sched_chan = NULL;
 		}
@@ -389,6 +390,16 @@ void sched_task_join(struct task_struct *t)
 			return;
 		sched_wait(t, "kthread_join", false);
 	}
+}
+
+void sched_task_forget(struct task_struct *t)
+{
+	pthread_mutex_lock(&sched_lock);
+	if (t->sched_slot < nslots && slots[t->sched_slot] == t)
+		slots[t->sched_slot] = NULL;
+	pthread_mutex_unlock(&sched_lock);
+	if (t->sched_ctl)
+		pthread_cond_destroy(&t->sched_cv);
 }
 
 void sched_start(const struct sched_strategy *s, struct sched_log *log)
@@ -422,6 +433,8 @@ void sched_stop(void)
 	running = NULL;
 	/* Tasks still parked (an idle worker) go back to their pthread waits as free threads. */
 	for (int i = 0; i < nslots; i++) {
+		if (!slots[i])
+			continue;
 		slots[i]->sched_ctl = false;
 		pthread_cond_signal(&slots[i]->sched_cv);
 	}

@@ -158,6 +158,8 @@ void sched_task_new(struct task_struct *t);
 void sched_task_begin(struct task_struct *t);
 void sched_task_exit(struct task_struct *t);
 void sched_task_join(struct task_struct *t);
+/* sched_task_forget - t is about to be freed (kthread_join): the scheduler lets go of it. */
+void sched_task_forget(struct task_struct *t);
 
 /*
  * sched_failure_hook - called once when a run fails (oops, BUG, deadlock,

@@ -126,6 +126,7 @@ void *kthread_join(struct task_struct *t)
 
 	sched_task_join(t);	/* controlled: a wait the scheduler knows, not a blind pthread_join */
 	pthread_join(t->thread, &ret);
+	sched_task_forget(t);
 	task_unlink(t);
 	free(t);
 	return ret;

@@ -44,6 +44,18 @@ struct sysfs_dirent {
 	char trace_name[TRACE_NAME_LEN];
 };
 
+/*
+ * sysfs_deactivate_start - the node is being unlinked (under sysfs_mutex):
+ * stage 4 shuts its door here.  Stage 3 cannot: its door is down_write(),
+ * which shuts and waits in one call, and waiting under sysfs_mutex would
+ * stall every lookup behind one slow operation.  So nothing happens yet,
+ * and the door shuts in sysfs_deactivate(), after the unlink.
+ */
+static inline void sysfs_deactivate_start(struct sysfs_dirent *sd)
+{
+	(void)sd;
+}
+
 /* Both a node's and its parent's: an attribute's op needs its kobject (the parent's) too. */
 struct sysfs_dirent *sysfs_get_active_two(struct sysfs_dirent *sd);
 void sysfs_put_active_two(struct sysfs_dirent *sd);

@@ -54,6 +54,16 @@ struct sysfs_dirent {
 };
 
 /*
+ * sysfs_deactivate_start - the node is being unlinked, under sysfs_mutex:
+ * add the bias now, so that from the unlink on no operation gets in, and
+ * whoever finds the node unlinked finds it deactivated too (kernfs adds
+ * its bias in __kernfs_remove(), under kernfs_rwsem, before it drains or
+ * unlinks anything).  Never sleeps.  sysfs_deactivate() later waits for
+ * the drain, outside the mutex.
+ */
+void sysfs_deactivate_start(struct sysfs_dirent *sd);
+
+/*
  * kernfs_break_active_protection() and its undo: an operation gives up
  * its own active reference on sd (deletion of sd no longer waits for it)
  * and takes the count back before it returns, so that its caller's

@@ -16,8 +16,9 @@ DELAY_POINT(sysfs_remove_self)
  *	s_active == BIAS + n		deleted: n operations still inside
  *	s_active == BIAS		deleted and drained
  *
- * sysfs_get_active() increments unless the count is negative, so one
- * atomic_add of the bias shuts the door on every later operation at once;
+ * sysfs_get_active() increments unless the count is negative, in one
+ * atomic step, so one atomic_add of the bias (sysfs_deactivate_start(),
+ * as the node is unlinked) shuts the door on every later operation at once;
  * sysfs_put_active() decrements, and the put that brings a deleted node
  * down to the bias wakes its deleter.  The deleters all sleep on one wait
  * queue, as they do on kernfs_root's deactivate_waitq: a node needs no
@@ -49,7 +50,7 @@ struct sysfs_dirent *sysfs_get_active(struct sysfs_dirent *sd)
 
 	if (!sd)
 		return NULL;
-	TODO("sysfs_get_active", "add one to s_active unless it is negative (a compare-and-swap loop: atomic_compare_exchange_weak); ok says whether you did");
+	TODO("sysfs_get_active", "add one to s_active unless it is negative, in ONE atomic step (atomic.h: atomic_inc_unless_negative(), or your own atomic_try_cmpxchg() loop); ok says whether you did. A read then an add, or an add then an undo, lets a deleter slip in between");
 	ok = true;
 	return sysfs_active_got(sd, ok);
 }
@@ -68,13 +69,13 @@ void sysfs_put_active(struct sysfs_dirent *sd)
 		return;
 	sysfs_active_putting(sd);
 	ANNOTATE_HAPPENS_BEFORE(&sd->s_active);
-	TODO("sysfs_put_active", "take one from s_active; if that leaves exactly SD_DEACTIVATED_BIAS, wake_up_all() the deleters on sysfs_deactivate_waitq");
+	TODO("sysfs_put_active", "take one from s_active (atomic_dec_return()); if that leaves exactly SD_DEACTIVATED_BIAS, wake_up_all() the deleters on sysfs_deactivate_waitq");
 }
 
 /* sysfs_drained - every operation that was inside deleted @sd has come out. */
 static __maybe_unused bool sysfs_drained(struct sysfs_dirent *sd)
 {
-	return atomic_load(&sd->s_active) == SD_DEACTIVATED_BIAS;
+	return atomic_read(&sd->s_active) == SD_DEACTIVATED_BIAS;
 }
 
 /* drain_what - what a deleter waits for, in words for the hung-task watchdog. */
@@ -84,21 +85,36 @@ static __maybe_unused void drain_what(const struct sysfs_dirent *sd, int inside,
 }
 
 /**
- * sysfs_deactivate - @sd is being deleted: no new operation may start,
- * and the ones inside must end before the deletion goes on.
- * @sd: a node already unlinked from the tree; the caller holds an s_count
+ * sysfs_deactivate_start - @sd is being unlinked: no new operation may start.
+ * @sd: the node; the caller holds sysfs_mutex and is unlinking @sd
  *
- * Adds the bias once (the tree's unlink happens once, so deactivation
- * does), then sleeps until the count equals the bias.  An operation that
- * deletes its own node without sysfs_remove_self() still waits for itself
- * here: the hung-task watchdog reports it, as in stage 3.
+ * One atomic add of the bias, once per node (a node is unlinked once):
+ * the count turns negative and every later sysfs_get_active() refuses.
+ * Done under the mutex, as the unlink, so that a remover that finds the
+ * node unlinked (sysfs_remove_self()) also finds it deactivated, and can
+ * wait for its drain.  Never sleeps.
+ */
+void sysfs_deactivate_start(struct sysfs_dirent *sd)
+{
+	TODO("sysfs_deactivate_start", "add SD_DEACTIVATED_BIAS to s_active (atomic_add())");
+	(void)sd;
+}
+
+/**
+ * sysfs_deactivate - wait until the operations inside deleted @sd are out.
+ * @sd: a node already unlinked (and so deactivated) from the tree; the
+ *	caller holds an s_count and not sysfs_mutex
+ *
+ * Sleeps until the count equals the bias.  An operation that deletes its
+ * own node without sysfs_remove_self() waits for itself here: the
+ * hung-task watchdog reports it, as in stage 3.
  */
 void sysfs_deactivate(struct sysfs_dirent *sd)
 {
 	char what[TRACE_NAME_LEN + 64];
 
 	pthread_once(&waitq_once, waitq_init);
-	TODO("sysfs_deactivate", "add SD_DEACTIVATED_BIAS to s_active, then sleep on sysfs_deactivate_waitq until sysfs_drained(sd) (wait_event_desc(), drain_what() for the watchdog's message)");
+	TODO("sysfs_deactivate", "sleep on sysfs_deactivate_waitq until sysfs_drained(sd) (wait_event_desc(), with drain_what() as the watchdog's words)");
 	(void)what;
 	ANNOTATE_HAPPENS_AFTER(&sd->s_active);
 	trace_event("deactivate", sd->trace_name, NULL);
@@ -117,14 +133,14 @@ void sysfs_break_active_protection(struct sysfs_dirent *sd)
 
 void sysfs_unbreak_active_protection(struct sysfs_dirent *sd)
 {
-	atomic_fetch_add(&sd->s_active, 1);
+	atomic_inc(&sd->s_active);
 	sysfs_active_got(sd, true);
 }
 
 /* sysfs_self_removed - the removal some remove_self() claimed is complete, its caller out. */
 static __maybe_unused bool sysfs_self_removed(struct sysfs_dirent *sd)
 {
-	return (atomic_load(&sd->s_flags) & SYSFS_FLAG_SUICIDED) && sysfs_drained(sd);
+	return (atomic_read(&sd->s_flags) & SYSFS_FLAG_SUICIDED) && sysfs_drained(sd);
 }
 
 /**
@@ -137,6 +153,14 @@ static __maybe_unused bool sysfs_self_removed(struct sysfs_dirent *sd)
  * first) and returns true; any other waits until that removal is done
  * and the claimant's operation is out, and returns false.  Either way the
  * count is taken back before returning, so the caller's put balances.
+ *
+ * The trap: the claimant marks the removal done (SUICIDED) and takes its
+ * count back in one step under sysfs_mutex, and the others test
+ * "SUICIDED and drained" under the same mutex.  Were the claimant to mark
+ * it done and only then take its count back, there would be a moment in
+ * which the node looks drained although the claimant's operation is still
+ * running, and a waiting caller could return inside it.  kernfs holds
+ * kernfs_rwsem across both for this reason.
  */
 bool sysfs_remove_self(struct sysfs_dirent *sd)
 {
@@ -144,7 +168,7 @@ bool sysfs_remove_self(struct sysfs_dirent *sd)
 	bool first = false;
 
 	pthread_once(&waitq_once, waitq_init);
-	TODO("sysfs_remove_self", "break the active protection; under sysfs_mutex claim SYSFS_FLAG_SUICIDAL if no one has; the claimant unlinks sd (if still linked) and drops it outside the mutex, then sets SYSFS_FLAG_SUICIDED and wakes the waitq; the others wait for sysfs_self_removed(); unbreak before returning");
+	TODO("sysfs_remove_self", "break the active protection, then delay_point(\"sysfs_remove_self\"); under sysfs_mutex claim SYSFS_FLAG_SUICIDAL if no one has; the claimant unlinks sd (if still linked), drops it with the mutex let go, then retakes the mutex and sets SYSFS_FLAG_SUICIDED; the others wait for sysfs_self_removed() with wait_event_mutex_desc(); everyone unbreaks while still holding sysfs_mutex");
 	(void)what; (void)sd;
 	return first;
 }
@@ -153,8 +177,8 @@ bool sysfs_remove_self(struct sysfs_dirent *sd)
 void sysfs_active_init(struct sysfs_dirent *sd, const char *name)
 {
 	(void)name;
-	atomic_init(&sd->s_active, 0);
-	atomic_init(&sd->s_flags, 0);
+	atomic_set(&sd->s_active, 0);
+	atomic_set(&sd->s_flags, 0);
 }
 
 /* The trace name already says which node a drain waits for: nothing to name. */
@@ -167,7 +191,7 @@ void sysfs_active_name(struct sysfs_dirent *sd, const char *path)
 /* sysfs_active_destroy - the last s_count is gone: no operation can be inside. */
 void sysfs_active_destroy(struct sysfs_dirent *sd)
 {
-	int v = atomic_load(&sd->s_active);
+	int v = atomic_read(&sd->s_active);
 
 	BUG_ON(v != 0 && v != SD_DEACTIVATED_BIAS);
 }

@@ -17,8 +17,8 @@ DELAY_POINT(sysfs_remove_self)
  *	s_active == BIAS		deleted and drained
  *
  * sysfs_get_active() increments unless the count is negative, in one
- * atomic step, so one atomic_add of the bias shuts the door on every
- * later operation at once;
+ * atomic step, so one atomic_add of the bias (sysfs_deactivate_start(),
+ * as the node is unlinked) shuts the door on every later operation at once;
  * sysfs_put_active() decrements, and the put that brings a deleted node
  * down to the bias wakes its deleter.  The deleters all sleep on one wait
  * queue, as they do on kernfs_root's deactivate_waitq: a node needs no
@@ -90,24 +90,39 @@ static __maybe_unused void drain_what(const struct sysfs_dirent *sd, int inside,
 }
 
 /**
- * sysfs_deactivate - @sd is being deleted: no new operation may start,
- * and the ones inside must end before the deletion goes on.
- * @sd: a node already unlinked from the tree; the caller holds an s_count
+ * sysfs_deactivate_start - @sd is being unlinked: no new operation may start.
+ * @sd: the node; the caller holds sysfs_mutex and is unlinking @sd
  *
- * Adds the bias once (the tree's unlink happens once, so deactivation
- * does), then sleeps until the count equals the bias.  An operation that
- * deletes its own node without sysfs_remove_self() still waits for itself
- * here: the hung-task watchdog reports it, as in stage 3.
+ * One atomic add of the bias, once per node (a node is unlinked once):
+ * the count turns negative and every later sysfs_get_active() refuses.
+ * Done under the mutex, as the unlink, so that a remover that finds the
+ * node unlinked (sysfs_remove_self()) also finds it deactivated, and can
+ * wait for its drain.  Never sleeps.
+ */
+void sysfs_deactivate_start(struct sysfs_dirent *sd)
+{
+	/* BEGIN EXERCISE sysfs_deactivate_start: add SD_DEACTIVATED_BIAS to s_active (atomic_add()) */
+	atomic_add(SD_DEACTIVATED_BIAS, &sd->s_active);
+	/* STUB: (void)sd; */
+	/* END EXERCISE */
+}
+
+/**
+ * sysfs_deactivate - wait until the operations inside deleted @sd are out.
+ * @sd: a node already unlinked (and so deactivated) from the tree; the
+ *	caller holds an s_count and not sysfs_mutex
+ *
+ * Sleeps until the count equals the bias.  An operation that deletes its
+ * own node without sysfs_remove_self() waits for itself here: the
+ * hung-task watchdog reports it, as in stage 3.
  */
 void sysfs_deactivate(struct sysfs_dirent *sd)
 {
 	char what[TRACE_NAME_LEN + 64];
 
 	pthread_once(&waitq_once, waitq_init);
-	/* BEGIN EXERCISE sysfs_deactivate: add SD_DEACTIVATED_BIAS to s_active (atomic_add_return()), then sleep on sysfs_deactivate_waitq until sysfs_drained(sd) (wait_event_desc(), drain_what() for the watchdog's message) */
-	int inside = atomic_add_return(SD_DEACTIVATED_BIAS, &sd->s_active) - SD_DEACTIVATED_BIAS;
-
-	drain_what(sd, inside, what, sizeof(what));
+	/* BEGIN EXERCISE sysfs_deactivate: sleep on sysfs_deactivate_waitq until sysfs_drained(sd) (wait_event_desc(), with drain_what() as the watchdog's words) */
+	drain_what(sd, atomic_read(&sd->s_active) - SD_DEACTIVATED_BIAS, what, sizeof(what));
 	wait_event_desc(&sysfs_deactivate_waitq, what, sysfs_drained(sd));
 	/* STUB: (void)what; */
 	/* END EXERCISE */

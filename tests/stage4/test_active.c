@@ -42,6 +42,15 @@ static long now_ms(void)
 	return ts.tv_sec * 1000L + ts.tv_nsec / 1000000L;
 }
 
+/* Deletion as sysfs does it: the bias under sysfs_mutex (the unlink), then the drain. */
+static void deactivate(struct sysfs_dirent *sd)
+{
+	mutex_lock(&sysfs_mutex);
+	sysfs_deactivate_start(sd);
+	mutex_unlock(&sysfs_mutex);
+	sysfs_deactivate(sd);
+}
+
 /* ---- the counter ---- */
 
 START_TEST(get_active_adds_one_and_put_active_takes_it_back)
@@ -60,10 +69,10 @@ END_TEST
 START_TEST(deactivate_adds_the_bias_and_later_gets_fail)
 {
 	boot();
-	sysfs_deactivate(attr);
+	deactivate(attr);
 	assert_no_todo();
 	ck_assert_msg(count(attr) == SD_DEACTIVATED_BIAS,
-		      "sysfs_deactivate() on an idle node must leave s_active at SD_DEACTIVATED_BIAS: it is %d",
+		      "sysfs_deactivate_start() on an idle node must leave s_active at SD_DEACTIVATED_BIAS: it is %d",
 		      count(attr));
 	ck_assert_msg(sysfs_get_active(attr) == NULL, "sysfs_get_active() succeeded on a deleted node");
 	ck_assert_msg(count(attr) == SD_DEACTIVATED_BIAS,
@@ -76,7 +85,7 @@ static atomic_bool deactivated;
 
 static void *deactivate_main(void *arg)
 {
-	sysfs_deactivate(arg);
+	deactivate(arg);
 	atomic_store(&deactivated, true);
 	return NULL;
 }

@@ -1,0 +1,92 @@
+/* explore.h - schedule exploration: run a small concurrent program under many schedules, check invariants. */
+#ifndef KTEST_EXPLORE_H
+#define KTEST_EXPLORE_H
+
+#include <stdbool.h>
+#include "kernel.h"
+
+/*
+ * A harness is a few tasks aimed at one protocol (get vs deactivate, two
+ * removers of one node...) and the invariants that must hold on every
+ * schedule.  The explorer runs it many times under the controlled
+ * scheduler (code/kernel/scheduler.h), each run in a process of its own
+ * forked from a booted kernel, so a run that oopses, deadlocks or spins
+ * costs that run only, and every run starts from the same state.
+ *
+ * Strategies: "pct:D" (PCT, Burckhardt et al., ASPLOS 2010: a bug of depth
+ * D is found with probability at least 1/(n k^(D-1)) per run), "random",
+ * "dfs:P" (every schedule with at most P preemptions, as CHESS bounds
+ * them), "replay:SCHEDULE" (one run).  A failure is shrunk to the shortest
+ * schedule that still fails, and printed with the command that replays it.
+ */
+#define EXPLORE_MAX_TASKS 6
+
+struct explore_task {
+	const char *name;		/* the task's comm */
+	void *(*fn)(void *);
+	void *arg;
+};
+
+struct explore_harness {
+	const char *name;		/* "get-vs-deactivate": the --harness name */
+	const char *claim;		/* what must hold, in one sentence */
+	void (*setup)(void);		/* in the run's process, before any task starts */
+	struct explore_task tasks[EXPLORE_MAX_TASKS];
+	void (*check)(void);		/* after every task has ended: the end state */
+	/*
+	 * NULL: every schedule must pass.  Otherwise the stage is broken by
+	 * design here (stages 1 and 2): some schedule must fail, and its output
+	 * must contain this text, or the harness no longer shows the bug.
+	 */
+	const char *expected_bug;
+};
+
+/*
+ * explore_fail - an invariant is broken: print why and end this run as
+ * failed (exit status 1, as a broken "expect" of a scenario).  From a task
+ * or from check().
+ */
+void explore_fail(const char *fmt, ...) __printf(1, 2) __noreturn;
+#define explore_assert(cond, ...) do { if (!(cond)) explore_fail(__VA_ARGS__); } while (0)
+
+struct explore_opts {
+	const char *strategy;		/* see above */
+	unsigned long seed;
+	long runs;			/* pct, random: how many; dfs: the most before giving up */
+	const char *trace;		/* a failing run is replayed with its trace written here (or NULL) */
+	bool quiet;			/* no progress line */
+};
+
+struct explore_result {
+	long runs;
+	long failures;			/* 0 or 1: exploration stops at the first */
+	bool exhausted;			/* dfs: every schedule within the bound was run */
+	double seconds;
+	int status;			/* the failing run's exit status (128 + signal if killed) */
+	char replay[4096];		/* the shortest failing schedule, "replay:..." */
+	int preemptions;		/* ... and how many preemptions it has */
+	bool repeats;			/* the shrunk schedule fails again when replayed alone */
+	char output[6000];		/* what the failing run printed (its tail) */
+};
+
+/* explore - run h under o; 0 if no run failed, 1 if one did, -1 if o is wrong (message printed). */
+int explore(const struct explore_harness *h, const struct explore_opts *o, struct explore_result *r);
+
+/* explore_describe - the failure as a student reads it: invariant, output, replay command. */
+void explore_describe(const struct explore_harness *h, const struct explore_result *r, char *buf, size_t len);
+
+/* explore_boot - what every run's process starts from (call once, before explore()). */
+extern void (*explore_boot_hook)(void);
+
+/*
+ * explore_main - the explorer's command line, for `make explore-stageN`:
+ *	PROG --explore [--harness NAME] [--sched S]... [--runs N] [--seed N] [--trace DIR]
+ * Without --sched: pct:2 and pct:3 (RUNS each) and dfs:2.  Exit 0 if every
+ * harness passed every schedule, 1 if one failed, 2 for bad arguments.
+ */
+int explore_main(int argc, char **argv, const struct explore_harness *const *hs, int n);
+
+/* The program's own path, for the replay command a failure prints. */
+extern const char *explore_argv0;
+
+#endif

@@ -1,0 +1,34 @@
+/* test_explore.c - stage 3's active reference under schedules nobody scripted (the controlled scheduler). */
+#include <string.h>
+#include "../stage3/active_harness.h"	/* through -Itests/lib: the overlay build uses -I- */
+
+static const struct explore_harness *const harnesses[] = { &get_vs_deactivate, &op_vs_unplug };
+
+START_TEST(get_vs_deactivate_on_every_schedule)
+{
+	explore_grade(&get_vs_deactivate);
+}
+END_TEST
+
+START_TEST(op_vs_unplug_on_every_schedule)
+{
+	explore_grade(&op_vs_unplug);
+}
+END_TEST
+
+int main(int argc, char **argv)
+{
+	Suite *s;
+	TCase *tc;
+
+	explore_argv0 = argv[0];
+	if (argc > 1 && strcmp(argv[1], "--explore") == 0) {
+		explore_boot_hook = boot_once;
+		return explore_main(argc, argv, harnesses, ARRAY_SIZE(harnesses));
+	}
+	s = suite_create("stage3-explore");
+	tc = ktest_case(s, "schedules", 20);
+	tcase_add_test(tc, get_vs_deactivate_on_every_schedule);
+	tcase_add_test(tc, op_vs_unplug_on_every_schedule);
+	return ktest_main(s);
+}
