@@ -426,6 +426,11 @@ void sched_start(const struct sched_strategy *s, struct sched_log *log)
 	pthread_mutex_unlock(&sched_lock);
 }
 
+const struct sched_log *sched_current_log(void)
+{
+	return slog;
+}
+
 void sched_stop(void)
 {
 	pthread_mutex_lock(&sched_lock);

@@ -100,6 +100,8 @@ char *sched_format(const struct sched_log *log, unsigned long n, char *buf, size
  * like the workqueue's worker).
  */
 void sched_start(const struct sched_strategy *s, struct sched_log *log);
+/* sched_current_log - the log of the run in progress (or the last). */
+const struct sched_log *sched_current_log(void);
 void sched_stop(void);
 
 /* Is controlled mode on?  One relaxed load: free-mode code pays no more. */

@@ -7,6 +7,7 @@
 #include <unistd.h>
 #include "module.h"
 #include "oops.h"
+#include "scheduler.h"
 #include "shell.h"
 #include "task.h"
 #include "trace.h"
@@ -15,7 +16,7 @@
 #include "workqueue.h"
 
 /*
- * ksim [--trace FILE] [--hung-timeout MS] [--echo] [-i] [SCRIPT | -]
+ * ksim [--trace FILE] [--hung-timeout MS] [--sched STRATEGY [--seed N]] [--echo] [-i] [SCRIPT | -]
  *
  * With SCRIPT (or standard input that is not a terminal) the whole script
  * is parsed first and nothing runs if it has a mistake (exit status 2).
@@ -26,12 +27,20 @@
  * references left over); 2 the script is wrong; 3 an oops, BUG or WARN;
  * 4 the hung-task watchdog fired.  3 and 4 are decided where they happen
  * (oops_end), so a later, milder status can never hide them.
+ *
+ * With --sched the tasks run one at a time under the controlled scheduler
+ * (code/kernel/scheduler.h): time is virtual, a deadlock is reported at
+ * once (status 4) instead of by the watchdog, and a run that fails prints
+ * the schedule that replays it.
  */
 static const char usage[] =
 	"usage: ksim [--trace FILE] [--hung-timeout MS] [--echo] [-i] [SCRIPT | -]\n"
 	"  SCRIPT          scenario to run (default: standard input)\n"
 	"  --trace FILE    write the lifetime trace to FILE\n"
 	"  --hung-timeout MS  report a task blocked longer than MS (default 2000)\n"
+	"  --sched S       run the tasks one at a time: nonpreemptive, random, pct:D,\n"
+	"                  replay:SCHEDULE (a failing run prints its own)\n"
+	"  --seed N        the seed of random and pct:D (default 1)\n"
 	"  --echo          print each script line, as '# LINE', before running it\n"
 	"  -i              interactive: prompt and go on after a bad line\n";
 
@@ -41,6 +50,10 @@ struct options {
 	long hung_ms;
 	bool echo;
 	bool interactive;
+	const char *sched;
+	unsigned long seed;
+	const char *argv0;
+	struct sched_strategy strategy;
 };
 
 static int worst = EXIT_OK;
@@ -64,7 +77,19 @@ static void parse_options(int argc, char **argv, struct options *o)
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
 
-		if (strcmp(a, "--trace") == 0 || strcmp(a, "--hung-timeout") == 0) {
+		if (strcmp(a, "--sched") == 0 || strcmp(a, "--seed") == 0) {
+			char *end;
+
+			if (i + 1 == argc)
+				usage_error("%s needs an argument", a);
+			if (a[3] == 'c') {
+				o->sched = argv[++i];
+			} else {
+				o->seed = strtoul(argv[++i], &end, 10);
+				if (*end || !*argv[i])
+					usage_error("--seed: '%s' is not a number", argv[i]);
+			}
+		} else if (strcmp(a, "--trace") == 0 || strcmp(a, "--hung-timeout") == 0) {
 			if (i + 1 == argc)
 				usage_error("%s needs an argument", a);
 			if (a[2] == 't') {
@@ -91,6 +116,32 @@ static void parse_options(int argc, char **argv, struct options *o)
 			o->script = a;
 		}
 	}
+	if (o->sched) {
+		char err[160];
+
+		if (sched_parse(o->sched, o->seed ? o->seed : 1, &o->strategy, err, sizeof(err)) != 0)
+			usage_error("--sched: %s", err);
+	}
+	if (o->seed && (!o->sched || (o->strategy.kind != SCHED_RANDOM && o->strategy.kind != SCHED_PCT)))
+		usage_error("%s needs --sched random or --sched pct:D (the other strategies draw nothing)", "--seed");
+}
+
+/* The run under --sched failed: print the schedule that replays it, once. */
+static const struct options *replay_opts;
+static bool replay_said;
+
+static void say_replay(int status)
+{
+	static char buf[16384];
+
+	(void)status;
+	if (replay_said || !replay_opts)
+		return;
+	replay_said = true;
+	sched_format(sched_current_log(), ~0UL, buf, sizeof(buf));
+	fprintf(stderr, "ksim: this run's schedule: %s\n", buf);
+	fprintf(stderr, "ksim: replay it with: %s --sched %s %s\n", replay_opts->argv0, buf,
+		replay_opts->script ? replay_opts->script : "-");
 }
 
 /*
@@ -148,8 +199,16 @@ static void boot(const struct options *o, const char *argv0)
 	task_init_main("sh");
 	files_alloc();
 	oops_init();
+	if (o->sched) {
+		/* Before the first task starts: every task of the run is a controlled one. */
+		replay_opts = o;
+		sched_failure_hook = say_replay;
+		sched_start(&o->strategy, NULL);
+		watchdog_set_limit(o->hung_ms);
+	}
 	workqueue_init();
-	watchdog_start(o->hung_ms);
+	if (!o->sched)
+		watchdog_start(o->hung_ms);	/* controlled: the scheduler sees a deadlock itself */
 	set_module_dir(argv0);
 	stage_init();
 	if (o->trace) {
@@ -234,6 +293,7 @@ int main(int argc, char **argv)
 	bool tty, interactive;
 	char *text = NULL;
 
+	o.argv0 = argv[0];
 	parse_options(argc, argv, &o);
 	/* Whole lines, in order with the kernel's lines on stderr. */
 	setvbuf(stdout, NULL, _IOLBF, 0);
@@ -269,6 +329,8 @@ int main(int argc, char **argv)
 	else
 		run_commands(&s, 0, &last, o.echo);
 	worse(end_run());
+	if (worst != EXIT_OK && o.sched)
+		say_replay(worst);
 	free(last.out.s);
 	script_free(&s);
 	return worst;

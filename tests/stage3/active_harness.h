@@ -151,8 +151,8 @@ static void explore_grade(const struct explore_harness *h)
 {
 	static const struct explore_opts plan[] = {
 		{ .strategy = "dfs:1", .runs = 20000, .quiet = true },
-		{ .strategy = "pct:2", .seed = 1, .runs = 400, .quiet = true },
-		{ .strategy = "pct:3", .seed = 2, .runs = 400, .quiet = true },
+		{ .strategy = "pct:2", .seed = 1, .runs = 250, .quiet = true },
+		{ .strategy = "pct:3", .seed = 2, .runs = 250, .quiet = true },
 	};
 	struct explore_result r;
 	char msg[12000];

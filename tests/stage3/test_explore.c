@@ -1,12 +1,21 @@
 /* test_explore.c - stage 3's active reference under schedules nobody scripted (the controlled scheduler). */
 #include <string.h>
 #include "../stage3/active_harness.h"	/* through -Itests/lib: the overlay build uses -I- */
+#include "naive_harness.h"
 
-static const struct explore_harness *const harnesses[] = { &get_vs_deactivate, &op_vs_unplug };
+/* Stage 1's use-after-free, which the active reference closes: no schedule may show it now. */
+static const struct explore_harness read_vs_unplug = NAIVE_READ_VS_UNPLUG(NULL);
+static const struct explore_harness *const harnesses[] = { &get_vs_deactivate, &op_vs_unplug, &read_vs_unplug };
 
 START_TEST(get_vs_deactivate_on_every_schedule)
 {
 	explore_grade(&get_vs_deactivate);
+}
+END_TEST
+
+START_TEST(read_vs_unplug_on_every_schedule)
+{
+	explore_grade(&read_vs_unplug);
 }
 END_TEST
 
@@ -30,5 +39,6 @@ int main(int argc, char **argv)
 	tc = ktest_case(s, "schedules", 20);
 	tcase_add_test(tc, get_vs_deactivate_on_every_schedule);
 	tcase_add_test(tc, op_vs_unplug_on_every_schedule);
+	tcase_add_test(tc, read_vs_unplug_on_every_schedule);
 	return ktest_main(s);
 }

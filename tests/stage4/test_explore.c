@@ -1,6 +1,8 @@
 /* test_explore.c - stage 4's active reference and remove_self under schedules nobody scripted. */
 #include <string.h>
+#include "watchdog.h"
 #include "../stage3/active_harness.h"	/* through -Itests/lib: the overlay build uses -I- */
+#include "naive_harness.h"
 
 /* ---- two sysfs_remove_self() callers and an unplug ---- */
 
@@ -66,13 +68,66 @@ static const struct explore_harness remove_self_race = {
 	.check = remove_self_check,
 };
 
+/* Stage 1's use-after-free, which the active reference closes: no schedule may show it now. */
+static const struct explore_harness read_vs_unplug = NAIVE_READ_VS_UNPLUG(NULL);
+/* ---- a task that spins waiting for another: the scheduler's step budget ---- */
+
+static atomic_t spin_flag;
+
+static void spin_setup(void)
+{
+	atomic_set(&spin_flag, 0);
+}
+
+static void *spinner_main(void *arg)
+{
+	(void)arg;
+	while (!atomic_read(&spin_flag))
+		;	/* a student's busy wait: every read is a schedule point, none lets go */
+	return NULL;
+}
+
+static void *setter_main(void *arg)
+{
+	(void)arg;
+	atomic_set(&spin_flag, 1);
+	return NULL;
+}
+
+static const struct explore_harness spin = {
+	.name = "spin",
+	.claim = "a busy wait ends (it need not: this harness is the scheduler's own test)",
+	.setup = spin_setup,
+	.tasks = { { "spinner", spinner_main, NULL }, { "setter", setter_main, NULL } },
+};
+
+START_TEST(a_task_that_spins_is_reported_as_a_soft_lockup)
+{
+	struct explore_opts o = { .strategy = "nonpreemptive", .runs = 1, .quiet = true };
+	struct explore_result r;
+
+	explore_boot_hook = boot_once;
+	ck_assert_int_eq(explore(&spin, &o, &r), 1);
+	ck_assert_msg(r.status == EXIT_OOPS && strstr(r.output, "soft lockup") && strstr(r.output, "spinner_main"),
+		      "a spinning task was not reported as a soft lockup in spinner_main (status %d):\n%s",
+		      r.status, r.output);
+	ck_assert_msg(r.seconds < 2, "the soft lockup took %.1f s to report", r.seconds);
+}
+END_TEST
+
 static const struct explore_harness *const harnesses[] = {
-	&get_vs_deactivate, &op_vs_unplug, &remove_self_race,
+	&get_vs_deactivate, &op_vs_unplug, &remove_self_race, &read_vs_unplug,
 };
 
 START_TEST(get_vs_deactivate_on_every_schedule)
 {
 	explore_grade(&get_vs_deactivate);
+}
+END_TEST
+
+START_TEST(read_vs_unplug_on_every_schedule)
+{
+	explore_grade(&read_vs_unplug);
 }
 END_TEST
 
@@ -102,6 +157,8 @@ int main(int argc, char **argv)
 	tc = ktest_case(s, "schedules", 20);
 	tcase_add_test(tc, get_vs_deactivate_on_every_schedule);
 	tcase_add_test(tc, op_vs_unplug_on_every_schedule);
+	tcase_add_test(tc, read_vs_unplug_on_every_schedule);
 	tcase_add_test(tc, remove_self_race_on_every_schedule);
+	tcase_add_test(tc, a_task_that_spins_is_reported_as_a_soft_lockup);
 	return ktest_main(s);
 }

@@ -1,0 +1,24 @@
+# tests/lib/explore.mk - `make explore-stageN`: a stage's harnesses under many schedules.
+#
+# Each stage with tests/stageN/test_explore.c has harnesses aimed at its
+# protocol; check-stageN runs them with a small fixed plan, explore-stageN
+# with the full one: PCT of depths 2 and 3 (RUNS schedules each) and every
+# schedule with at most 2 preemptions.  A failure prints the broken
+# invariant, the shortest failing schedule and the command that replays
+# it, and writes that run's trace under build/explore/stageN/.
+RUNS ?= 100000
+SEED ?= 1
+HARNESS ?=
+SCHED ?=
+EXPLORE_STAGES := $(patsubst tests/stage%/test_explore.c,%,$(wildcard tests/stage*/test_explore.c))
+
+HELP += "explore-stageN   stage N's harnesses under PCT and bounded DFS (RUNS=100000 SEED=1 HARNESS= SCHED=)"
+define EXPLORE_STAGE
+.PHONY: explore-stage$(1)
+explore-stage$(1): $(BUILD)/.deps-ok $(call stage_dir,$(1))/tests/test_explore
+	@mkdir -p $(BUILD)/explore/stage$(1)
+	@echo "explore-stage$(1): $(if $(filter 1,$(SOLUTIONS)),the reference,your exercises/stage$(1)) ($(call stage_dir,$(1)))"
+	@$(call stage_dir,$(1))/tests/test_explore --explore --runs $(RUNS) --seed $(SEED) \
+		--trace $(BUILD)/explore/stage$(1) $(if $(HARNESS),--harness $(HARNESS)) $(addprefix --sched ,$(SCHED))
+endef
+$(foreach n,$(EXPLORE_STAGES),$(eval $(call EXPLORE_STAGE,$(n))))
