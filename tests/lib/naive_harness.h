@@ -10,6 +10,7 @@
 #include "slab.h"
 #include "task.h"
 #include "vfs.h"
+#include "wait.h"
 
 /*
  * The article's mouse, reduced to its race: a file of the device is open
@@ -82,6 +83,71 @@ static void *naive_unplug_main(void *arg)
 	device_unregister(&naive_dev);
 	kfree(naive_clicks);	/* the naive driver: its data goes with the unplug */
 	return NULL;
+}
+
+/*
+ * A second file whose show() fails, and a reader that keeps both files
+ * open until the unplug is over: the paths no other test takes.  An
+ * operation must give its active reference back when it ends, on its
+ * error path too, and not at the close: otherwise the unplug's drain waits
+ * for the reader, which waits for the unplug, and nothing ever runs again.
+ */
+static struct file *naive_broken_file;
+static struct wait_queue_head naive_unplugged_wq;
+static atomic_bool naive_unplugged;
+
+static ssize_t naive_broken_show(struct device *dev, struct device_attribute *attr, char *buf)
+{
+	(void)dev;
+	(void)attr;
+	(void)buf;
+	return -EIO;
+}
+static DEVICE_ATTR(broken, 0444, naive_broken_show, NULL);
+
+static void naive_held_setup(void)
+{
+	naive_setup();
+	init_waitqueue_head(&naive_unplugged_wq);
+	atomic_store(&naive_unplugged, false);
+	if (device_create_file(&naive_dev, &dev_attr_broken) ||
+	    vfs_open("/sys/devices/naive0/broken", VFS_READ, &naive_broken_file))
+		explore_fail("the harness could not set up /sys/devices/naive0/broken");
+}
+
+static void *naive_holder_main(void *arg)
+{
+	char buf[32];
+
+	(void)arg;
+	vfs_read(naive_file, buf, sizeof(buf));
+	vfs_read(naive_broken_file, buf, sizeof(buf));	/* -EIO, or -ENODEV once the device is gone */
+	wait_event_desc(&naive_unplugged_wq, "the harness: the unplug to finish", atomic_load(&naive_unplugged));
+	vfs_close(naive_broken_file);
+	vfs_close(naive_file);
+	return NULL;
+}
+
+static void *naive_held_unplug_main(void *arg)
+{
+	(void)arg;
+	device_remove_file(&naive_dev, &dev_attr_broken);
+	naive_unplug_main(NULL);
+	atomic_store(&naive_unplugged, true);
+	wake_up_all(&naive_unplugged_wq);
+	return NULL;
+}
+
+#define NAIVE_READS_HELD_ACROSS_UNPLUG(bug) {					\
+	.name = "reads-held-across-unplug",					\
+	.claim = "reads that end (one of them in an error) hold nothing that an unplug waits for, " \
+		 "though their files stay open until the unplug is over",	\
+	.setup = naive_held_setup,						\
+	.tasks = {								\
+		{ "cat", naive_holder_main, NULL },				\
+		{ "unplug", naive_held_unplug_main, NULL },			\
+	},									\
+	.expected_bug = (bug),							\
 }
 
 #define NAIVE_READ_VS_UNPLUG(bug) {						\

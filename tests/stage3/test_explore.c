@@ -5,7 +5,8 @@
 
 /* Stage 1's use-after-free, which the active reference closes: no schedule may show it now. */
 static const struct explore_harness read_vs_unplug = NAIVE_READ_VS_UNPLUG(NULL);
-static const struct explore_harness *const harnesses[] = { &get_vs_deactivate, &op_vs_unplug, &read_vs_unplug };
+static const struct explore_harness reads_held = NAIVE_READS_HELD_ACROSS_UNPLUG(NULL);
+static const struct explore_harness *const harnesses[] = { &get_vs_deactivate, &op_vs_unplug, &read_vs_unplug, &reads_held };
 
 START_TEST(get_vs_deactivate_on_every_schedule)
 {
@@ -16,6 +17,12 @@ END_TEST
 START_TEST(read_vs_unplug_on_every_schedule)
 {
 	explore_grade(&read_vs_unplug);
+}
+END_TEST
+
+START_TEST(reads_held_across_unplug_on_every_schedule)
+{
+	explore_grade(&reads_held);
 }
 END_TEST
 
@@ -40,5 +47,6 @@ int main(int argc, char **argv)
 	tcase_add_test(tc, get_vs_deactivate_on_every_schedule);
 	tcase_add_test(tc, op_vs_unplug_on_every_schedule);
 	tcase_add_test(tc, read_vs_unplug_on_every_schedule);
+	tcase_add_test(tc, reads_held_across_unplug_on_every_schedule);
 	return ktest_main(s);
 }

@@ -70,6 +70,7 @@ static const struct explore_harness remove_self_race = {
 
 /* Stage 1's use-after-free, which the active reference closes: no schedule may show it now. */
 static const struct explore_harness read_vs_unplug = NAIVE_READ_VS_UNPLUG(NULL);
+static const struct explore_harness reads_held = NAIVE_READS_HELD_ACROSS_UNPLUG(NULL);
 /* ---- a task that spins waiting for another: the scheduler's step budget ---- */
 
 static atomic_t spin_flag;
@@ -116,7 +117,7 @@ START_TEST(a_task_that_spins_is_reported_as_a_soft_lockup)
 END_TEST
 
 static const struct explore_harness *const harnesses[] = {
-	&get_vs_deactivate, &op_vs_unplug, &remove_self_race, &read_vs_unplug,
+	&get_vs_deactivate, &op_vs_unplug, &remove_self_race, &read_vs_unplug, &reads_held,
 };
 
 START_TEST(get_vs_deactivate_on_every_schedule)
@@ -128,6 +129,12 @@ END_TEST
 START_TEST(read_vs_unplug_on_every_schedule)
 {
 	explore_grade(&read_vs_unplug);
+}
+END_TEST
+
+START_TEST(reads_held_across_unplug_on_every_schedule)
+{
+	explore_grade(&reads_held);
 }
 END_TEST
 
@@ -158,6 +165,7 @@ int main(int argc, char **argv)
 	tcase_add_test(tc, get_vs_deactivate_on_every_schedule);
 	tcase_add_test(tc, op_vs_unplug_on_every_schedule);
 	tcase_add_test(tc, read_vs_unplug_on_every_schedule);
+	tcase_add_test(tc, reads_held_across_unplug_on_every_schedule);
 	tcase_add_test(tc, remove_self_race_on_every_schedule);
 	tcase_add_test(tc, a_task_that_spins_is_reported_as_a_soft_lockup);
 	return ktest_main(s);
