@@ -10,7 +10,11 @@
 
 FIG_LIST := figures/figures.list
 FIG_STAGES := $(sort $(shell sed 's/\#.*//' $(FIG_LIST) 2>/dev/null | awk 'NF >= 4 { print $$2 }'))
-FIG_DEPS := build/.deps-ok build/tools/trace2dot $(foreach n,$(FIG_STAGES),build/stage$(n)/ksim)
+# A figure may come from the schedule explorer (SCENARIO explore:MISTAKE:HARNESS:SCHEDULE).
+FIG_EXPLORERS := $(sort $(shell sed 's/\#.*//' $(FIG_LIST) 2>/dev/null | \
+	awk 'NF >= 4 && $$3 ~ /^explore:/ { split($$3, e, ":"); \
+	  print (e[2] == "-" ? "build/stage" $$2 "/tests/test_explore" : "build/mistake/stage" $$2 "/" e[2] "/test_explore") }'))
+FIG_DEPS := build/.deps-ok build/tools/trace2dot $(foreach n,$(FIG_STAGES),build/stage$(n)/ksim) $(FIG_EXPLORERS)
 MKFIGURES := BUILD=build code/tools/mkfigures.sh $(FIG_LIST)
 
 HELP += "figures          redraw figures/ (DOT and SVG) from traced runs of the scenarios; commit them"

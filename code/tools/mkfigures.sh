@@ -31,6 +31,11 @@ list=$1 out=$2 traces=$3
 mkdir -p "$out" "$traces" || exit 2
 
 # Read and check the whole list first: a typo fails before anything runs.
+# explorer STAGE MISTAKE - the schedule explorer of the reference (MISTAKE -) or of one mistake's build.
+explorer() {
+	if [ "$2" = - ]; then echo "$BUILD/stage$1/tests/test_explore"; else echo "$BUILD/mistake/stage$1/$2/test_explore"; fi
+}
+
 names=() stages=() scens=() shows=() opts=() lines=()
 n=0
 while IFS= read -r line || [ -n "$line" ]; do
@@ -41,8 +46,15 @@ while IFS= read -r line || [ -n "$line" ]; do
 	[ ${#w[@]} -ge 4 ] || die "$list:$n: want NAME STAGE SCENARIO SHOWS [OPTIONS...]"
 	[[ ${w[0]} =~ ^[a-z0-9][a-z0-9-]*$ ]] || die "$list:$n: bad figure name '${w[0]}'"
 	[[ ${w[1]} =~ ^[1-9]$ ]] || die "$list:$n: bad stage '${w[1]}'"
-	[ -r "code/scenarios/${w[2]}.ksh" ] || die "$list:$n: no scenario code/scenarios/${w[2]}.ksh"
-	[ -x "$BUILD/stage${w[1]}/ksim" ] || die "$list:$n: $BUILD/stage${w[1]}/ksim is not built"
+	if [[ ${w[2]} == explore:* ]]; then
+		IFS=: read -r _ mistake harness sched <<<"${w[2]}"
+		[ -n "$sched" ] || die "$list:$n: want explore:MISTAKE:HARNESS:SCHEDULE (MISTAKE - for the reference)"
+		prog=$(explorer "${w[1]}" "$mistake")
+		[ -x "$prog" ] || die "$list:$n: $prog is not built"
+	else
+		[ -r "code/scenarios/${w[2]}.ksh" ] || die "$list:$n: no scenario code/scenarios/${w[2]}.ksh"
+		[ -x "$BUILD/stage${w[1]}/ksim" ] || die "$list:$n: $BUILD/stage${w[1]}/ksim is not built"
+	fi
 	[[ ${w[3]} =~ ^(dangling|clean|any)$ ]] || die "$list:$n: SHOWS is dangling, clean or any, not '${w[3]}'"
 	for prev in "${names[@]}"; do
 		[ "$prev" != "${w[0]}" ] || die "$list:$n: figure '${w[0]}' is listed twice"
@@ -56,10 +68,20 @@ done <"$list"
 # are stories worth drawing.  2 (a bad script) or a crash of ksim is not.
 declare -A pid
 for i in "${!names[@]}"; do
-	key=stage${stages[i]}-${scens[i]}
+	key=stage${stages[i]}-${scens[i]//:/-}
 	[ -n "${pid[$key]:-}" ] && continue
-	"$BUILD/stage${stages[i]}/ksim" --trace "$traces/$key.trace" \
-		"code/scenarios/${scens[i]}.ksh" >"$traces/$key.out" 2>&1 &
+	if [[ ${scens[i]} == explore:* ]]; then
+		# The shrunk failing schedule the explorer found, replayed with its trace.
+		IFS=: read -r _ mistake harness sched <<<"${scens[i]}"
+		( mkdir -p "$traces/$key.d" &&
+		  "$(explorer "${stages[i]}" "$mistake")" --explore --harness "$harness" --sched "$sched" \
+			--trace "$traces/$key.d" >"$traces/$key.out" 2>&1
+		  rc=$?; cp "$traces/$key.d/$harness.trace" "$traces/$key.trace" 2>/dev/null || rc=2
+		  [ $rc = 1 ] && exit 0; exit $rc ) &
+	else
+		"$BUILD/stage${stages[i]}/ksim" --trace "$traces/$key.trace" \
+			"code/scenarios/${scens[i]}.ksh" >"$traces/$key.out" 2>&1 &
+	fi
 	pid[$key]=$!
 done
 fail=0
@@ -74,13 +96,15 @@ done
 [ $fail = 0 ] || exit 2
 
 for i in "${!names[@]}"; do
-	key=stage${stages[i]}-${scens[i]}
+	key=stage${stages[i]}-${scens[i]//:/-}
+	title="Stage ${stages[i]}, ${scens[i]}.ksh"
+	[[ ${scens[i]} == explore:* ]] && title="Stage ${stages[i]}, explorer: $(cut -d: -f3 <<<"${scens[i]}") ($(cut -d: -f2 <<<"${scens[i]}"))"
 	read -r -a o <<<"${opts[i]}"
 	layout=(dot -Tsvg)
 	for a in "${o[@]}"; do
 		case $a in -l|--lifelines) layout=(neato -n2 -Tsvg) ;; esac
 	done
-	"$T2D" "${o[@]}" --title "Stage ${stages[i]}, ${scens[i]}.ksh" \
+	"$T2D" "${o[@]}" --title "$title" \
 		-o "$out/${names[i]}.dot" "$traces/$key.trace" ||
 		die "$list:${lines[i]}: trace2dot failed on $traces/$key.trace"
 	"${layout[@]}" -o "$out/${names[i]}.svg" "$out/${names[i]}.dot" ||

@@ -4,6 +4,11 @@
 #	$(eval $(call STAGE_EXTRA_CHECKS,N))
 # for a stage that has tests/stageN/test_stress.c and tests/stageN/mistakes.tsv.
 
+# mistake_env(N) - how the reference stage N was built, as mistakes.sh and mistake-build.sh take it.
+mistake_env = CC="$(CC)" STAGE_CFLAGS="$(S$(1)_solutions_CFLAGS)" STAGE_DIR=$(BUILD)/stage$(1) \
+	KERNEL_OBJ="$(KERNEL_OBJ)" SHELL_OBJ="$(SHELL_OBJ)" TESTLIB_OBJ="$(TESTLIB_OBJ)" \
+	LINK_FLAGS="$(LDFLAGS) $(LDLIBS)" CHECK_CFLAGS="$(CHECK_CFLAGS)" CHECK_LIBS="$(CHECK_LIBS)"
+
 define STAGE_EXTRA_CHECKS
 S$(1)_STRESS := $(BUILD)/stage$(1)/tests/test_stress
 
@@ -22,8 +27,11 @@ CHECK_TARGETS += check-stage$(1)-mistakes
 .PHONY: check-stage$(1)-mistakes
 check-stage$(1)-mistakes: $(BUILD)/.deps-ok $(BUILD)/stage$(1)/ksim $(BUILD)/stage$(1)/stage.a $(KERNEL_OBJ) \
 		$(SHELL_OBJ) $(TESTLIB_OBJ) $$(S$(1)_solutions_TESTS)
-	@CC="$(CC)" STAGE_CFLAGS="$$(S$(1)_solutions_CFLAGS)" STAGE_DIR=$(BUILD)/stage$(1) \
-	  KERNEL_OBJ="$(KERNEL_OBJ)" SHELL_OBJ="$(SHELL_OBJ)" TESTLIB_OBJ="$(TESTLIB_OBJ)" \
-	  LINK_FLAGS="$(LDFLAGS) $(LDLIBS)" CHECK_CFLAGS="$(CHECK_CFLAGS)" CHECK_LIBS="$(CHECK_LIBS)" \
-	  tests/lib/mistakes.sh tests/stage$(1)/mistakes.tsv $(BUILD)/mistakes/stage$(1)
+	@$$(call mistake_env,$(1)) tests/lib/mistakes.sh tests/stage$(1)/mistakes.tsv $(BUILD)/mistakes/stage$(1)
+
+# One mistake's explorer, built alone (the book shows one finding its race).
+$(BUILD)/mistake/stage$(1)/%/test_explore: tests/stage$(1)/mistakes/%.patch tests/stage$(1)/test_explore.c \
+		$(BUILD)/stage$(1)/ksim $(BUILD)/stage$(1)/stage.a $(KERNEL_OBJ) $(SHELL_OBJ) $(TESTLIB_OBJ)
+	@$$(call mistake_env,$(1)) tests/lib/mistake-build.sh $$< test_explore $$(@D)
+	@echo "  MISTAKE $$@"
 endef

@@ -1,0 +1,37 @@
+#!/bin/bash
+# mistake-build.sh PATCH SUITE OUTDIR - build a stage's reference with one mistake patched in.
+#
+# The patch names one file of the reference stage (its first "--- PATH"
+# line).  That file is copied to OUTDIR, patched, compiled with the stage's
+# flags and linked, with the reference's other objects, into OUTDIR/ksim and
+# into OUTDIR/SUITE (tests/stageN/SUITE.c).  Exit 0 if both built; 1 with a
+# message if the patch no longer applies or the result does not build.
+#
+# From the environment (tests/lib/stage-checks.mk): CC, STAGE_CFLAGS,
+# STAGE_DIR (the reference build, with obj/ and the modules), KERNEL_OBJ,
+# SHELL_OBJ, TESTLIB_OBJ, LINK_FLAGS, CHECK_CFLAGS, CHECK_LIBS.
+set -u
+patchfile=$1 suite=$2 d=$3
+tests=$(dirname "$(dirname "$patchfile")")
+quiet() { "$@" 2> >(grep -v "obsolete option .-I-. used" >&2); }
+command -v patch >/dev/null || { echo "patch: not installed; run make deps"; exit 1; }
+rm -rf "$d" && mkdir -p "$d/obj"
+src=$(sed -n 's/^--- //p' "$patchfile" | head -n 1)
+obj=$(basename "$src" .c).o
+cp "$src" "$d/$(basename "$src")"
+if ! patch -s "$d/$(basename "$src")" < "$patchfile"; then
+	echo "$patchfile no longer applies to $src (regenerate it)"
+	exit 1
+fi
+objs=()
+for o in "$STAGE_DIR"/obj/*.o; do
+	[ "$(basename "$o")" = "$obj" ] && objs+=("$d/obj/$obj") || objs+=("$o")
+done
+for so in "$STAGE_DIR"/*.so; do ln -sf "$(realpath "$so")" "$d/"; done
+if ! quiet $CC $STAGE_CFLAGS -c "$d/$(basename "$src")" -o "$d/obj/$obj" ||
+   ! quiet $CC $STAGE_CFLAGS -o "$d/ksim" $KERNEL_OBJ $SHELL_OBJ "${objs[@]}" $LINK_FLAGS ||
+   ! quiet $CC $STAGE_CFLAGS -Itests/lib $CHECK_CFLAGS -o "$d/$suite" "$tests/$suite.c" \
+	"${objs[@]}" $KERNEL_OBJ $TESTLIB_OBJ $CHECK_LIBS $LINK_FLAGS; then
+	echo "$patchfile: does not build"
+	exit 1
+fi
