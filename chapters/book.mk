@@ -21,6 +21,8 @@ BOOK_CHAPTERS := $(sort $(wildcard chapters/*.md))
 BOOK_JSON := $(patsubst chapters/%.md,$(BOOK_DIR)/json/%.json,$(BOOK_CHAPTERS))
 # What a chapter may run: every stage's reference ksim and the demo stage.
 BOOK_KSIMS := build/stage0/ksim $(foreach n,$(STAGES),build/stage$(n)/ksim)
+# ...and the programs chapters run with cmd= (the schedule explorer, one mistake's).
+BOOK_KSIMS += build/stage4/tests/test_explore build/mistake/stage4/remove-self-wakes-before-unbreak/test_explore
 BOOK_FILTERS := code/tools/include.lua code/tools/book.lua
 BOOK_STYLE := code/tools/book.yaml code/tools/book.css
 PANDOC_BOOK := pandoc --from json --lua-filter code/tools/book.lua \

@@ -13,6 +13,10 @@
 --                                          what build/stageN/ksim printed on SCRIPT
 --                                          (stdout and stderr, in order); the exit
 --                                          status must be N
+--   {.console cmd="build/PROGRAM ARGS" exit="N" [from="ERE"] [to="ERE"]}
+--                                          the same for another program of the
+--                                          build (the schedule explorer of a stage
+--                                          or of a mistake's build, say)
 --
 -- The fences of an exercise in a solution file (BEGIN EXERCISE, STUB, END
 -- EXERCISE comment lines) are left out of every excerpt.
@@ -240,11 +244,12 @@ end
 
 local known = {
 	include = true, fn = true, struct = true, define = true, marker = true,
-	run = true, exit = true, from = true, to = true, args = true,
+	run = true, exit = true, from = true, to = true, args = true, cmd = true,
 }
 
 local function describe(attrs)
-	local parts = { attrs.include and ("include " .. attrs.include) or ("run " .. (attrs.run or "")) }
+	local parts = { attrs.include and ("include " .. attrs.include) or
+		attrs.cmd and ("cmd " .. attrs.cmd) or ("run " .. (attrs.run or "")) }
 	for _, k in ipairs({ "fn", "struct", "define", "marker", "exit", "from", "to", "args" }) do
 		if attrs[k] then parts[#parts + 1] = k .. "=" .. attrs[k] end
 	end
@@ -334,22 +339,10 @@ local function matching_lines(file, ere)
 	return nums
 end
 
-local function do_run(el, line, what)
+local function show_run(el, line, what, ksim, cmd, caption)
 	local a = el.attributes
-	local stage, script = a.run:match("^%s*(stage%d+)%s+(%S+)%s*$")
-	if not stage then return fail(line, what, 'want run="stageN SCRIPT"') end
 	local want = tonumber(a.exit or "")
 	if not want then return fail(line, what, 'want exit="N": the exit status the run must end with') end
-	local ksim = build .. "/" .. stage .. "/ksim"
-	deps[ksim] = true
-	deps[script] = true
-	if not io.open(ksim, "r") then return fail(line, what, ksim .. " is not built (make " .. ksim .. ")") end
-	if not io.open(script, "r") then return fail(line, what, "cannot read " .. script) end
-
-	-- A pipe, not a file, for ksim's output: "--trace /dev/stdout" then
-	-- appends to the same stream instead of writing over it from offset 0.
-	local cmd = string.format("timeout -k 5 120 %s %s %s 2>&1 </dev/null; echo \"@@ksim-exit $?\"",
-		shell_quote(ksim), a.args or "", shell_quote(script))
 	local p = io.popen(cmd)
 	local lines = {}
 	for l in p:lines() do lines[#lines + 1] = l end
@@ -368,7 +361,7 @@ local function do_run(el, line, what)
 		if msg then fail(line, what, msg) end
 	end
 	if not status then return finish("could not run " .. ksim) end
-	if status == 124 then return finish("ksim did not finish within 120 s") end
+	if status == 124 then return finish(ksim .. " did not finish within 120 s") end
 	if status ~= want then
 		local tail = {}
 		for i = math.max(1, #lines - 9), #lines do tail[#tail + 1] = "    | " .. lines[i] end
@@ -394,24 +387,57 @@ local function do_run(el, line, what)
 	local shown = {}
 	for i = first, last do shown[#shown + 1] = expand_tabs(lines[i]) end
 
-	local caption = string.format("%s %s%s  (exit status %d)", ksim, a.args and (a.args .. " ") or "", script, status)
+	caption = string.format("%s  (exit status %d)", caption, status)
 	local block = pandoc.CodeBlock(table.concat(shown, "\n"), pandoc.Attr(el.identifier, el.classes))
 	return listing(caption, block)
 end
 
+local function do_run(el, line, what)
+	local a = el.attributes
+	local stage, script = a.run:match("^%s*(stage%d+)%s+(%S+)%s*$")
+	if not stage then return fail(line, what, 'want run="stageN SCRIPT"') end
+	local ksim = build .. "/" .. stage .. "/ksim"
+	deps[ksim] = true
+	deps[script] = true
+	if not io.open(ksim, "r") then return fail(line, what, ksim .. " is not built (make " .. ksim .. ")") end
+	if not io.open(script, "r") then return fail(line, what, "cannot read " .. script) end
+	-- A pipe, not a file, for ksim's output: "--trace /dev/stdout" then
+	-- appends to the same stream instead of writing over it from offset 0.
+	local cmd = string.format("timeout -k 5 120 %s %s %s 2>&1 </dev/null; echo \"@@ksim-exit $?\"",
+		shell_quote(ksim), a.args or "", shell_quote(script))
+	return show_run(el, line, what, ksim, cmd,
+		string.format("%s %s%s", ksim, a.args and (a.args .. " ") or "", script))
+end
+
+local function do_cmd(el, line, what)
+	local a = el.attributes
+	local prog, args = a.cmd:match("^%s*(build/%S+)%s*(.-)%s*$")
+	if not prog then return fail(line, what, 'want cmd="build/PROGRAM ARGS": a program the build made') end
+	if args:find("[;&|`$<>]") then return fail(line, what, "cmd= takes a program and plain arguments") end
+	deps[prog] = true
+	if not io.open(prog, "r") then return fail(line, what, prog .. " is not built (make " .. prog .. ")") end
+	local cmd = string.format("timeout -k 5 120 %s %s 2>&1 </dev/null; echo \"@@ksim-exit $?\"",
+		shell_quote(prog), args)
+	return show_run(el, line, what, prog, cmd, prog .. " " .. args)
+end
+
 function CodeBlock(el)
 	local a = el.attributes
-	if not a.include and not a.run then return nil end
+	if not a.include and not a.run and not a.cmd then return nil end
 	local what = describe(a)
-	local line = where(a.include and ('include="' .. a.include .. '"') or ('run="' .. a.run .. '"'))
+	local line = where(a.include and ('include="' .. a.include .. '"') or
+		a.cmd and ('cmd="' .. a.cmd .. '"') or ('run="' .. a.run .. '"'))
 	for k, _ in pairs(a) do
 		if not known[k] then return fail(line, what, "unknown attribute " .. k .. "=") end
 	end
 	if el.text:match("%S") then
 		return fail(line, what, "the block must be empty: its text comes from the source")
 	end
-	if a.include and a.run then return fail(line, what, "give include= or run=, not both") end
+	if (a.include and 1 or 0) + (a.run and 1 or 0) + (a.cmd and 1 or 0) > 1 then
+		return fail(line, what, "give one of include=, run= and cmd=")
+	end
 	if a.include then return do_include(el, line, what) end
+	if a.cmd then return do_cmd(el, line, what) end
 	return do_run(el, line, what)
 end
 
