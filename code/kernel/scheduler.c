@@ -160,23 +160,35 @@ static void switch_to(struct task_struct *me, struct task_struct *next, bool wai
 
 /*
  * deadlock - no task can run, none sleeps, and some wait for something:
- * nothing will ever wake them.  Reported as the hung-task watchdog
- * reports (exit status 4), at once, for every task that waits.
+ * nothing will ever wake them.  Reported at once, with exit status 4 as
+ * the hung-task watchdog's, for every task that waits; a task that only
+ * waits for another to end (kthread_join) is named last, if at all: the
+ * other's wait is the story.
  */
 static __noreturn void deadlock(void)
 {
 	struct task_struct *blocked[SCHED_MAX_TASKS];
-	int n = 0;
+	int n = 0, joiners = 0;
 
-	for (int i = 0; i < nslots; i++)
-		if (slots[i] && slots[i]->sched_state == T_BLOCKED && !slots[i]->sched_idle)
-			blocked[n++] = slots[i];
+	for (int pass = 0; pass < 2; pass++)
+		for (int i = 0; i < nslots; i++) {
+			struct task_struct *t = slots[i];
+			bool joining;
+
+			if (!t || t->sched_state != T_BLOCKED || t->sched_idle)
+				continue;
+			joining = t->sched_what && !strcmp(t->sched_what, "kthread_join");
+			if (joining == (pass == 1))
+				blocked[n++] = t;
+			joiners += joining && pass == 1;
+		}
+	if (n > joiners)
+		n -= joiners;	/* the joiners add nothing to the report */
 	pthread_mutex_unlock(&sched_lock);
+	printk("INFO: deadlock: no task can run and none sleeps, so no wake-up can come (controlled scheduler)");
 	for (int i = 0; i < n; i++) {
-		printk("INFO: task %s blocked for more than %ld ms.", blocked[i]->tag, watchdog_limit());
+		printk("INFO: task %s blocked for ever.", blocked[i]->tag);
 		printk("      waiting on: %s", blocked[i]->sched_what ? blocked[i]->sched_what : "?");
-		if (i == 0)
-			printk("(controlled scheduler: no task can run and none sleeps, so no wake-up can come)");
 		if (blocked[i] != current)
 			oops_dump_task(blocked[i]);
 		else

@@ -24,6 +24,10 @@ struct wait_queue_head {
 	pthread_cond_t cond;
 };
 
+/* DECLARE_WAIT_QUEUE_HEAD - a queue ready before any task runs, as the kernel declares one. */
+#define DECLARE_WAIT_QUEUE_HEAD(name) \
+	struct wait_queue_head name = { PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER }
+
 void init_waitqueue_head(struct wait_queue_head *wq);
 void wake_up_all(struct wait_queue_head *wq);
 /*

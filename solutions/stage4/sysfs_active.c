@@ -29,13 +29,7 @@ DELAY_POINT(sysfs_remove_self)
  * everything an operation did before its put happens before the deleter
  * returns from the drain and frees what the operation used.
  */
-static struct wait_queue_head sysfs_deactivate_waitq;
-static pthread_once_t waitq_once = PTHREAD_ONCE_INIT;
-
-static void waitq_init(void)
-{
-	init_waitqueue_head(&sysfs_deactivate_waitq);
-}
+static DECLARE_WAIT_QUEUE_HEAD(sysfs_deactivate_waitq);
 
 /**
  * sysfs_get_active - start one operation on @sd.
@@ -120,7 +114,6 @@ void sysfs_deactivate(struct sysfs_dirent *sd)
 {
 	char what[TRACE_NAME_LEN + 64];
 
-	pthread_once(&waitq_once, waitq_init);
 	/* BEGIN EXERCISE sysfs_deactivate: sleep on sysfs_deactivate_waitq until sysfs_drained(sd) (wait_event_desc(), with drain_what() as the watchdog's words) */
 	drain_what(sd, atomic_read(&sd->s_active) - SD_DEACTIVATED_BIAS, what, sizeof(what));
 	wait_event_desc(&sysfs_deactivate_waitq, what, sysfs_drained(sd));
@@ -177,7 +170,6 @@ bool sysfs_remove_self(struct sysfs_dirent *sd)
 	char what[TRACE_NAME_LEN + 64];
 	bool first = false;
 
-	pthread_once(&waitq_once, waitq_init);
 	/* BEGIN EXERCISE sysfs_remove_self: break the active protection, then delay_point("sysfs_remove_self"); under sysfs_mutex claim SYSFS_FLAG_SUICIDAL if no one has; the claimant unlinks sd (if still linked), drops it with the mutex let go, then retakes the mutex and sets SYSFS_FLAG_SUICIDED; the others wait for sysfs_self_removed() with wait_event_mutex_desc(); everyone unbreaks while still holding sysfs_mutex */
 	sysfs_break_active_protection(sd);
 	delay_point("sysfs_remove_self");
