@@ -19,13 +19,14 @@ sed -n '/^SCENARIO /,/^real-kernel: /p' "$run/check.out" | sed '$d' >"$out/table
 # excerpt NAME FROM TO - run/NAME.log from the first line matching FROM to the
 # first line after it matching TO, both included, into out/NAME.txt.
 excerpt() {
-	sed 's/\r$//' "$run/run/$1.log" | FROM=$2 TO=$3 awk '
+	FROM=$2 TO=$3 awk '
 		BEGIN { from = ENVIRON["FROM"]; to = ENVIRON["TO"] }
+		{ sub(/\r$/, "") }	# the serial console ends its lines with CR LF
 		!on && $0 ~ from { on = 1 }
 		on && /^@@ [0-9]+ (rc=|as )/ { if ($0 ~ to) exit; next }
 		on && /\] (tsc|clocksource): / { next }	# the clock settling during boot: noise
 		on { line = $0; if (sub(/^@@ [0-9]+ \$ /, "# ", line) == 0 && line ~ /^@@ /) next; print line }
-		on && $0 ~ to { exit }' >"$out/$1.txt"
+		on && $0 ~ to { exit }' "$run/run/$1.log" >"$out/$1.txt"
 	[ -s "$out/$1.txt" ] || { echo "record.sh: $1: nothing between /$2/ and /$3/" >&2; exit 1; }
 	echo "  RECORD  $out/$1.txt ($(wc -l <"$out/$1.txt") lines)"
 }

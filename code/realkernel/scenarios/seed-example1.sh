@@ -4,6 +4,10 @@
 # libahci and sd_mod's checksum modules were split out, so modprobe loads
 # the same four with what they need.  Then the 2007 line, and then what it
 # takes to unload everything on 6.1: libahci first.
+# Under heavy host load we once saw "rmmod ahci" refused: after the delete,
+# libata's error handler detaches the ATA device asynchronously, and while
+# it runs ahci is held.  The check then fails; this is a race of the real
+# kernel, not of the model (see the chapter).
 modprobe sd_mod; modprobe ahci
 ls /sys/block
 echo 1 > /sys/block/sda/device/delete; rmmod ahci; rmmod libata; rmmod sd_mod; rmmod scsi_mod
