@@ -1,0 +1,60 @@
+#!/bin/bash
+# check.sh KSIM RUNDIR SCENARIO... - hold stage 4's predictions against ksim and Linux 6.1.
+#
+# RUNDIR holds each scenario's Linux console log (NAME.log, from boot.sh).
+# For each scenario this runs its ksim script one step at a time (steps.awk),
+# names what every step did on both sides (outcomes.awk), compares both with
+# predictions.tsv (compare.awk), checks the Linux console against
+# console.tsv, prints the table and every failure, and ends with
+# "N passed, M failed".  Exit status 0 if nothing failed, 1 otherwise,
+# 2 if a data file is malformed.
+set -uo pipefail
+ksim=$1 rundir=$2
+shift 2
+here=code/realkernel
+results=$rundir/results.tsv
+: >"$results"
+fails=0 passes=0
+for s in "$@"; do
+	guest=$here/scenarios/$s.sh
+	kscript=$(sed -n 's/^# ksim: *//p' "$guest" | head -n 1)
+	if [ -z "$kscript" ] || [ ! -f "$kscript" ]; then
+		echo "$guest:1:1: want a line '# ksim: PATH' naming an existing ksim script" >&2
+		exit 2
+	fi
+	awk -v mode=ksim -v keys="$rundir/$s.ksim-keys" -f $here/steps.awk "$kscript" >"$rundir/$s.ksh" || exit 2
+	timeout 60 "$ksim" --echo "$rundir/$s.ksh" >"$rundir/$s.ksim.out" 2>&1
+	awk -v side=ksim -f $here/outcomes.awk $here/outcomes.tsv "$rundir/$s.ksim-keys" "$rundir/$s.ksim.out" |
+		sed "s/^/$s\tksim\t/" >>"$results"
+	if [ -f "$rundir/$s.log" ]; then
+		awk -v side=linux -f $here/outcomes.awk $here/outcomes.tsv "$rundir/$s.log" |
+			sed "s/^/$s\tlinux\t/" >>"$results"
+	fi
+done
+
+out=$(awk -f $here/compare.awk $here/predictions.tsv "$results") || exit 2
+sed '/^CHECKS /d' <<<"$out"
+read -r _ p f < <(grep '^CHECKS ' <<<"$out")
+passes=$((passes + p)) fails=$((fails + f))
+
+# The console checks: each ERE of console.tsv is one check.
+while IFS=$'\t' read -r s res; do
+	case $s in '#'*|'') continue ;; esac
+	[[ " $* " == *" $s "* ]] || continue
+	log=$rundir/$s.log clean=$rundir/$s.console
+	sed 's/\r$//' "$log" >"$clean" 2>/dev/null || : >"$clean"	# the serial console's CR LF
+	IFS=$'\t' read -r -a res <<<"$res"
+	for re in "${res[@]}"; do
+		if [[ $re == '!'* ]]; then
+			if grep -Eq -- "${re#!}" "$clean"; then
+				echo "FAIL $s: the Linux console shows /${re#!}/ ($log)"; fails=$((fails + 1))
+			else passes=$((passes + 1)); fi
+		else
+			if grep -Eq -- "$re" "$clean"; then passes=$((passes + 1))
+			else echo "FAIL $s: the Linux console lacks /$re/ ($log)"; fails=$((fails + 1)); fi
+		fi
+	done
+done <$here/console.tsv
+
+echo "real-kernel: $passes passed, $fails failed"
+[ "$fails" = 0 ]

@@ -1,0 +1,83 @@
+# compare.awk - hold predictions.tsv against what ksim and Linux did; print the table.
+#
+#   awk -f compare.awk predictions.tsv RESULTS
+#
+# RESULTS has one line per step that ran: "SCENARIO<TAB>SIDE<TAB>KEY<TAB>OUTCOME",
+# SIDE ksim or linux, in the order the steps ran.  Prints the table, then
+# every failure as "FAIL SCENARIO: 'COMMAND': ...", then "CHECKS N M" (rows
+# and set-ups that held, and did not).
+BEGIN { FS = "\t"; nrows = 0 }
+function expected(r, side) {
+	if (side == "ksim") return stage4[r]
+	return linux[r] == "=" ? stage4[r] : linux[r]
+}
+FILENAME == ARGV[1] {
+	if ($0 ~ /^#/ || $0 == "") next
+	if (NF < 4 || NF > 5) { printf "%s:%d:1: want 4 or 5 tab-separated fields, found %d\n", FILENAME, FNR, NF > "/dev/stderr"; bad = 1; next }
+	r = ++nrows
+	scen[r] = $1; cmd[r] = $2; stage4[r] = $3; linux[r] = $4; why[r] = $5; line[r] = FNR
+	if ($3 !~ /^(ok|in-use|ENODEV|ENOENT|oops|hung|warning|-)$/ || $4 !~ /^(ok|in-use|ENODEV|ENOENT|oops|hung|warning|-|=)$/) {
+		printf "%s:%d:1: an outcome is one of ok in-use ENODEV ENOENT oops hung warning (or -, =)\n", FILENAME, FNR > "/dev/stderr"; bad = 1
+	}
+	if ($4 != "=" && $5 == "") { printf "%s:%d:1: LINUX differs from STAGE4 but WHY is empty\n", FILENAME, FNR > "/dev/stderr"; bad = 1 }
+	if ($3 == "-" && $4 == "-") { printf "%s:%d:1: a row that neither side runs\n", FILENAME, FNR > "/dev/stderr"; bad = 1 }
+	iskey[$1 SUBSEP $2] = 1
+	if (!($1 in seen)) { seen[$1] = 1; order[++nscen] = $1 }
+	next
+}
+bad { exit 2 }
+{
+	s = $1; side = $2; key = $3; got = $4
+	ran[s, side] = 1
+	if (!((s, key) in iskey)) {
+		if (got != "ok") { fail("FAIL " s ": set-up '" key "' on " side ": did " got ", expected ok"); setup_bad[s] = 1 }
+		next
+	}
+	# the next row of this scenario that this side runs
+	r = next_row[s, side]
+	if (r == "") r = 0
+	for (r++; r <= nrows; r++)
+		if (scen[r] == s && expected(r, side) != "-") break
+	next_row[s, side] = r
+	if (r > nrows) { fail("FAIL " s ": '" key "' ran on " side " (did " got ") after its last row in the table"); next }
+	if (cmd[r] != key) { fail("FAIL " s ": on " side " '" key "' ran where the table expects '" cmd[r] "' (predictions.tsv line " line[r] ")"); next }
+	did[r, side] = got
+}
+function fail(msg) { failures[++nfail] = msg }
+function show(r, side) { return expected(r, side) == "-" ? "-" : ((r, side) in did ? did[r, side] : "(not run)") }
+END {
+	if (bad) exit 2
+	pass = 0; failed = 0
+	printf "%-22s %-46s %-8s %-8s %-10s %s\n", "SCENARIO", "COMMAND", "STAGE 4", "KSIM", "LINUX 6.1", ""
+	for (r = 1; r <= nrows; r++) {
+		ok = 1
+		for (k = 1; k <= 2; k++) {
+			side = k == 1 ? "ksim" : "linux"
+			e = expected(r, side)
+			if (e == "-") continue
+			if (!((scen[r], side) in ran)) { ok = 0; continue }	# reported once, below
+			if (!((r, side) in did)) {
+				ok = 0; fail("FAIL " scen[r] ": '" cmd[r] "' never ran on " side " (predictions.tsv line " line[r] ")")
+			} else if (did[r, side] != e) {
+				ok = 0
+				fail("FAIL " scen[r] ": '" cmd[r] "': " (side == "ksim" ? "stage 4 predicts " : "the table expects Linux 6.1 to give ") \
+					e ", " (side == "ksim" ? "ksim" : "Linux 6.1") " did " did[r, side] " (predictions.tsv line " line[r] ")")
+			}
+		}
+		mark = !ok ? "FAIL" : (linux[r] == "=" ? "agree" : "explained [" ++nnote "]")
+		if (ok && linux[r] != "=") note[nnote] = why[r]
+		printf "%-22s %-46s %-8s %-8s %-10s %s\n", scen[r], cmd[r], stage4[r], show(r, "ksim"), show(r, "linux"), mark
+		if (ok) pass++; else failed++
+	}
+	for (i = 1; i <= nnote; i++) printf "  [%d] %s\n", i, note[i]
+	for (i = 1; i <= nscen; i++) {
+		s = order[i]
+		if (!((s, "ksim") in ran) || !((s, "linux") in ran)) {
+			fail("FAIL " s ": no steps from " (((s, "ksim") in ran) ? "Linux 6.1" : "ksim") " (see its log)"); failed++
+		}
+		else if (s in setup_bad) failed++
+		else pass++
+	}
+	for (i = 1; i <= nfail; i++) print failures[i]
+	printf "CHECKS %d %d\n", pass, failed
+}

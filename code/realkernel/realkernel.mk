@@ -1,0 +1,11 @@
+# realkernel.mk - make real-kernel: the seed's lines on Debian's Linux 6.1 under QEMU,
+# held against stage 4's predictions (code/realkernel/).  Not part of make check:
+# it downloads a kernel (~70 MB) and boots VMs; .ci/run runs it after make check.
+HELP += "real-kernel      the scenarios on Debian's Linux 6.1 under QEMU, held against stage 4's predictions (~40 s; first run ~80 s, ~105 MB of downloads)"
+HELP += "real-kernel-record  copy the last real-kernel run's table and console excerpts to code/realkernel/recorded/"
+.PHONY: real-kernel real-kernel-record
+real-kernel: $(BUILD)/.deps-ok $(BUILD)/stage4/ksim
+	@KSIM=$(BUILD)/stage4/ksim code/realkernel/real-kernel.sh
+
+real-kernel-record:
+	@code/realkernel/record.sh build/real-kernel code/realkernel/recorded
