@@ -557,3 +557,13 @@ int explore_main(int argc, char **argv, const struct explore_harness *const *hs,
 	}
 	return rc;
 }
+
+int explore_test_main(int argc, char **argv, void (*boot)(void), const struct explore_harness *const *hs,
+		      int n, Suite *suite)
+{
+	explore_argv0 = argv[0];
+	explore_boot_hook = boot;
+	if (argc > 1 && strcmp(argv[1], "--explore") == 0)
+		return explore_main(argc, argv, hs, n);	/* the suite is left unrun */
+	return ktest_main(suite);
+}

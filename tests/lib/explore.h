@@ -89,4 +89,13 @@ int explore_main(int argc, char **argv, const struct explore_harness *const *hs,
 /* The program's own path, for the replay command a failure prints. */
 extern const char *explore_argv0;
 
+/*
+ * explore_test_main - main() of a stage's test_explore: with --explore as
+ * its first argument the explorer's command line over hs (each run booted
+ * by boot), else the Check suite that make check-stageN runs.
+ */
+struct Suite;
+int explore_test_main(int argc, char **argv, void (*boot)(void), const struct explore_harness *const *hs,
+		      int n, struct Suite *suite);
+
 #endif

@@ -6,6 +6,7 @@
 #include <string.h>
 #include "../stage3/active_tree.h"
 #include "explore.h"
+#include "naive_harness.h"
 #include "ktest.h"
 #include "scheduler.h"
 
@@ -166,6 +167,43 @@ static void explore_grade(const struct explore_harness *h)
 			ck_abort_msg("%s", msg);
 		}
 	}
+}
+
+/* Stage 1's use-after-free, and the paths no other test takes: closed from stage 3 on, on every schedule. */
+static const struct explore_harness read_vs_unplug = NAIVE_READ_VS_UNPLUG(NULL);
+static const struct explore_harness reads_held = NAIVE_READS_HELD_ACROSS_UNPLUG(NULL);
+
+START_TEST(get_vs_deactivate_on_every_schedule)
+{
+	explore_grade(&get_vs_deactivate);
+}
+END_TEST
+
+START_TEST(op_vs_unplug_on_every_schedule)
+{
+	explore_grade(&op_vs_unplug);
+}
+END_TEST
+
+START_TEST(read_vs_unplug_on_every_schedule)
+{
+	explore_grade(&read_vs_unplug);
+}
+END_TEST
+
+START_TEST(reads_held_across_unplug_on_every_schedule)
+{
+	explore_grade(&reads_held);
+}
+END_TEST
+
+/* add_active_cases - the cases every stage with an active reference grades. */
+static void add_active_cases(TCase *tc)
+{
+	tcase_add_test(tc, get_vs_deactivate_on_every_schedule);
+	tcase_add_test(tc, op_vs_unplug_on_every_schedule);
+	tcase_add_test(tc, read_vs_unplug_on_every_schedule);
+	tcase_add_test(tc, reads_held_across_unplug_on_every_schedule);
 }
 
 #endif

@@ -2,7 +2,6 @@
 #include <string.h>
 #include "watchdog.h"
 #include "../stage3/active_harness.h"	/* through -Itests/lib: the overlay build uses -I- */
-#include "naive_harness.h"
 
 /* ---- two sysfs_remove_self() callers and an unplug ---- */
 
@@ -68,9 +67,6 @@ static const struct explore_harness remove_self_race = {
 	.check = remove_self_check,
 };
 
-/* Stage 1's use-after-free, which the active reference closes: no schedule may show it now. */
-static const struct explore_harness read_vs_unplug = NAIVE_READ_VS_UNPLUG(NULL);
-static const struct explore_harness reads_held = NAIVE_READS_HELD_ACROSS_UNPLUG(NULL);
 /* ---- a task that spins waiting for another: the scheduler's step budget ---- */
 
 static atomic_t spin_flag;
@@ -124,30 +120,6 @@ static const struct explore_harness *const harnesses[] = {
 	&get_vs_deactivate, &op_vs_unplug, &remove_self_race, &read_vs_unplug, &reads_held,
 };
 
-START_TEST(get_vs_deactivate_on_every_schedule)
-{
-	explore_grade(&get_vs_deactivate);
-}
-END_TEST
-
-START_TEST(read_vs_unplug_on_every_schedule)
-{
-	explore_grade(&read_vs_unplug);
-}
-END_TEST
-
-START_TEST(reads_held_across_unplug_on_every_schedule)
-{
-	explore_grade(&reads_held);
-}
-END_TEST
-
-START_TEST(op_vs_unplug_on_every_schedule)
-{
-	explore_grade(&op_vs_unplug);
-}
-END_TEST
-
 START_TEST(remove_self_race_on_every_schedule)
 {
 	explore_grade(&remove_self_race);
@@ -156,21 +128,11 @@ END_TEST
 
 int main(int argc, char **argv)
 {
-	Suite *s;
-	TCase *tc;
+	Suite *s = suite_create("explore");
+	TCase *tc = ktest_case(s, "schedules", 20);
 
-	explore_argv0 = argv[0];
-	if (argc > 1 && strcmp(argv[1], "--explore") == 0) {
-		explore_boot_hook = boot_once;
-		return explore_main(argc, argv, harnesses, ARRAY_SIZE(harnesses));
-	}
-	s = suite_create("stage4-explore");
-	tc = ktest_case(s, "schedules", 20);
-	tcase_add_test(tc, get_vs_deactivate_on_every_schedule);
-	tcase_add_test(tc, op_vs_unplug_on_every_schedule);
-	tcase_add_test(tc, read_vs_unplug_on_every_schedule);
-	tcase_add_test(tc, reads_held_across_unplug_on_every_schedule);
+	add_active_cases(tc);
 	tcase_add_test(tc, remove_self_race_on_every_schedule);
 	tcase_add_test(tc, a_task_that_spins_is_reported_as_a_soft_lockup);
-	return ktest_main(s);
+	return explore_test_main(argc, argv, boot_once, harnesses, ARRAY_SIZE(harnesses), s);
 }
