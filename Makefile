@@ -41,8 +41,8 @@ CHECK_TARGETS :=
 
 # ---------------------------------------------------------------- deps
 # The Debian packages the workbook needs; `make deps` installs the missing ones.
-DEB_PACKAGES := gcc make check pkg-config valgrind graphviz pandoc libsubunit-dev wkhtmltopdf
-HELP += "deps             install the Debian packages the workbook needs (apt-get; sudo if not root)"
+DEB_PACKAGES := gcc libc6-dev make patch check pkg-config valgrind graphviz pandoc libsubunit-dev wkhtmltopdf
+HELP += "deps             install the Debian packages the workbook needs (apt-get as root; else prints the command)"
 .PHONY: deps
 deps:
 	@code/tools/deps.sh $(DEB_PACKAGES)
