@@ -42,16 +42,20 @@ CHECK_TARGETS :=
 
 # ---------------------------------------------------------------- deps
 # The Debian packages the workbook needs; `make deps` installs the missing ones.
-DEB_PACKAGES := gcc make check pkg-config valgrind graphviz pandoc libsubunit-dev wkhtmltopdf
-HELP += "deps             install the Debian packages the workbook needs (apt-get; sudo if not root)"
+DEB_PACKAGES := gcc libc6-dev make patch check pkg-config valgrind graphviz pandoc libsubunit-dev wkhtmltopdf
+HELP += "deps             install the Debian packages the workbook needs (apt-get as root; else prints the command)"
 .PHONY: deps
 deps:
 	@code/tools/deps.sh $(DEB_PACKAGES)
 
-# A stamp that is rebuilt when a package is missing: check/tour depend on it.
+# A stamp that check/tour depend on.  It holds the list it was made for, so
+# a tree built before a package joined DEB_PACKAGES runs the deps step again.
+ifneq ($(strip $(file < $(BUILD)/.deps-ok)),$(strip $(DEB_PACKAGES)))
+.PHONY: $(BUILD)/.deps-ok
+endif
 $(BUILD)/.deps-ok:
 	@code/tools/deps.sh $(DEB_PACKAGES)
-	@mkdir -p $(@D) && touch $@
+	@mkdir -p $(@D) && echo "$(strip $(DEB_PACKAGES))" > $@
 
 # ---------------------------------------------------------------- kernel
 KERNEL_SRC := $(wildcard code/kernel/*.c)
@@ -232,9 +236,16 @@ check-valgrind: $(BUILD)/.deps-ok $(foreach n,$(STAGES),$(BUILD)/stage$(n)/ksim)
 	  for tool in memcheck helgrind drd; do grep -q "^$$tool	" tests/stage$$n/valgrind.tsv || continue; \
 	    KSIM=$(BUILD)/stage$$n/ksim tests/lib/valgrind.sh $$tool tests/stage$$n/valgrind.tsv $(BUILD)/valgrind/stage$$n --quiet || fail=1; \
 	  done; done; exit $$fail
-# The last line is the total CI reads: "N passed, M failed" (code/tools/tally.sh).
+# The last line of the recipe's output is the total CI reads, "N passed, M
+# failed" (code/tools/tally.sh), when it fails too: the deps step runs inside
+# the recipe, so a package that cannot be installed is one failure counted, not
+# a make error with no tally.  (When the recipe fails, make itself then adds
+# "make: *** [...] Error 1" on stderr; .ci/run leaves that line out.)
 # Each target's output is kept in $(BUILD)/check/TARGET.log.
-check: $(BUILD)/.deps-ok
+check:
+	@$(MAKE) --no-print-directory $(BUILD)/.deps-ok || { \
+	  echo "make check: FAILED: the Debian packages are not all installed (above); nothing was checked"; \
+	  echo "0 passed, 1 failed"; exit 1; }
 	@d=$$(mktemp -d $(BUILD)/check.XXXXXX); fail=0; for t in $(CHECK_TARGETS); do \
 	  echo "== $$t"; $(MAKE) --no-print-directory $$t 2>&1 | tee $$d/$$t.log; \
 	  rc=$${PIPESTATUS[0]}; echo $$rc > $$d/$$t.rc; \

@@ -1,25 +1,52 @@
 #!/bin/sh
-# deps.sh PACKAGE... - install the Debian packages that are missing.
+# deps.sh PACKAGE... - install the Debian packages that are missing, and say so truthfully.
 #
-# Runs apt-get as root, through sudo otherwise; if neither can, prints the
-# exact command to run and fails, so `make check` never half-works.
-set -e
-missing=
-for p in "$@"; do
-	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' ||
-		missing="$missing $p"
-done
-[ -z "$missing" ] && exit 0
-echo "deps: installing:$missing"
+# The list is complete on purpose: apt-get runs with --no-install-recommends
+# (Recommends would add hundreds of MB, and a package that is only
+# recommended, such as libc6-dev for gcc, is not guaranteed anyway), so every
+# package a build, a test or a tool calls is named in DEB_PACKAGES.
+#
+# As root, installs with apt-get; as another user, with sudo if sudo works
+# without a password.  Otherwise it installs nothing, says so, and prints the
+# command to run as root.  After installing it checks again: it names any
+# package that is still missing and fails, so `make check` never half-works.
+#
+# Exit status: 0 every package is installed; 1 some are missing (named).
+set -u
+missing() {
+	for p in "$@"; do
+		dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null | grep -q '^install ok installed$' ||
+			printf ' %s' "$p"
+	done
+}
+need=$(missing "$@")
+[ -z "$need" ] && exit 0
+
+cmd="apt-get update && apt-get install -y --no-install-recommends$need"
 if [ "$(id -u)" = 0 ]; then
 	SUDO=
 elif command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then
-	SUDO=sudo
+	SUDO="sudo -n"
 else
-	echo "deps: missing packages; run:" >&2
-	echo "  sudo apt-get update && sudo apt-get install -y$missing" >&2
+	echo "deps: not installed:$need" >&2
+	echo "deps: nothing was installed: that needs root. As root, run:" >&2
+	echo "  $cmd" >&2
+	echo "deps: (for example: su -c '$cmd'), then run make again." >&2
 	exit 1
 fi
+
+echo "deps: installing with apt-get (and what they depend on):$need"
 export DEBIAN_FRONTEND=noninteractive
-$SUDO apt-get update -qq
-$SUDO apt-get install -y -qq --no-install-recommends $missing
+$SUDO apt-get update -qq || echo "deps: apt-get update failed; trying the install anyway" >&2
+$SUDO apt-get install -y -qq --no-install-recommends $need >/dev/null ||
+	echo "deps: apt-get install failed (its messages are above)" >&2
+still=$(missing $need)
+if [ -n "$still" ]; then
+	echo "deps: could not install:$still" >&2
+	got=
+	for p in $need; do case " $still " in *" $p "*) ;; *) got="$got $p" ;; esac; done
+	[ -z "$got" ] || echo "deps: installed:$got" >&2
+	echo "deps: as root, try: $cmd" >&2
+	exit 1
+fi
+echo "deps: installed:$need"

@@ -42,8 +42,20 @@ run_make() {
 	if "$MAKE" --no-print-directory "$@" >"$log" 2>&1; then
 		return 0
 	fi
-	printf '%s   failed; the end of %s:%s\n' "$R" "$log" "$N"
-	tail -n 15 "$log" | sed 's/^/   | /'
+	# The first error is the one to fix (a missing header fails every file
+	# after it too), so it is shown even when the log runs on past it.
+	local first total
+	first=$(grep -n -m1 -E '(^|: )(fatal )?error:|undefined reference|^BUILD ERROR|command not found|: \*\*\* ' "$log" | cut -d: -f1)
+	total=$(wc -l <"$log")
+	if [ -n "$first" ] && [ $((total - first)) -ge 12 ]; then
+		printf '%s   failed; the first error, line %s of %s:%s\n' "$R" "$first" "$log" "$N"
+		sed -n "${first},$((first + 2))p" "$log" | cut -c1-300 | sed 's/^/   | /'
+		printf '%s   and the end of it:%s\n' "$R" "$N"
+		tail -n 6 "$log" | cut -c1-300 | sed 's/^/   | /'
+	else
+		printf '%s   failed; the end of %s:%s\n' "$R" "$log" "$N"
+		tail -n 15 "$log" | cut -c1-300 | sed 's/^/   | /'
+	fi
 	return 1
 }
 

@@ -12,11 +12,24 @@
 # From the environment (tests/stageN/stageN.mk): CC, STAGE_CFLAGS, STAGE_DIR
 # (the reference build, with obj/ and the modules), KERNEL_OBJ, SHELL_OBJ,
 # TESTLIB_OBJ, LINK_FLAGS, CHECK_CFLAGS, CHECK_LIBS.
+#
+# One line per mistake ("ok NAME: ..." or "FAIL NAME: ..."), then the last
+# line, "check-stageN-mistakes: P passed, F failed", counts each mistake as
+# one check (code/tools/tally.sh reads it).  Exit status: 0 all caught, 1 not.
 set -u
 tsv=$1 out=$2
 tests=$(dirname "$tsv")
-status=0 n=0
+name_of_run="check-$(basename "$tests")-mistakes"
+status=0 n=0 caught=0
 quiet() { "$@" 2> >(grep -v "obsolete option .-I-. used" >&2); }
+mistakes=$(grep -cvE '^(#|$)' "$tsv")
+[ "$mistakes" -gt 0 ] || { echo "mistakes.sh: no line in $tsv" >&2; exit 1; }
+# Without patch(1) no mistake can be put in: say that, not "no longer applies".
+if ! command -v patch >/dev/null 2>&1; then
+	echo "FAIL $name_of_run: patch: not installed; run make deps"
+	echo "$name_of_run: 0 passed, $mistakes failed"
+	exit 1
+fi
 while IFS=$'\t' read -r patchfile suite case regex; do
 	case $patchfile in ''|'#'*) continue ;; esac
 	n=$((n + 1))
@@ -57,7 +70,8 @@ while IFS=$'\t' read -r patchfile suite case regex; do
 		status=1
 	else
 		echo "ok $name: caught by $(grep -oE -- "$regex" <<<"$res" | head -n 1 | sed "s/:[0-9]*:.*//")"
+		caught=$((caught + 1))
 	fi
 done < "$tsv"
-[ $n -gt 0 ] || { echo "mistakes.sh: no line in $tsv" >&2; exit 1; }
+echo "$name_of_run: $caught passed, $((n - caught)) failed"
 exit $status
