@@ -12,7 +12,7 @@
 # SHELL_OBJ, TESTLIB_OBJ, LINK_FLAGS, CHECK_CFLAGS, CHECK_LIBS.
 set -u
 patchfile=$1 suite=$2 d=$3
-tests=$(dirname "$(dirname "$patchfile")")
+tests=$(dirname "$(dirname "$patchfile")")	# tests/stageN
 quiet() { "$@" 2> >(grep -v "obsolete option .-I-. used" >&2); }
 command -v patch >/dev/null || { echo "patch: not installed; run make deps"; exit 1; }
 rm -rf "$d" && mkdir -p "$d/obj"

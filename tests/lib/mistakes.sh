@@ -13,7 +13,8 @@
 # (the reference build, with obj/ and the modules), KERNEL_OBJ, SHELL_OBJ,
 # TESTLIB_OBJ, LINK_FLAGS, CHECK_CFLAGS, CHECK_LIBS.
 #
-# One line per mistake ("ok NAME: ..." or "FAIL NAME: ..."), then the last
+# Each mistake is built by tests/lib/mistake-build.sh, from the same
+# environment.  One line per mistake ("ok NAME: ..." or "FAIL NAME: ..."), then the last
 # line, "check-stageN-mistakes: P passed, F failed", counts each mistake as
 # one check (code/tools/tally.sh reads it).  Exit status: 0 all caught, 1 not.
 set -u
@@ -21,7 +22,6 @@ tsv=$1 out=$2
 tests=$(dirname "$tsv")
 name_of_run="check-$(basename "$tests")-mistakes"
 status=0 n=0 caught=0
-quiet() { "$@" 2> >(grep -v "obsolete option .-I-. used" >&2); }
 mistakes=$(grep -cvE '^(#|$)' "$tsv")
 [ "$mistakes" -gt 0 ] || { echo "mistakes.sh: no line in $tsv" >&2; exit 1; }
 # Without patch(1) no mistake can be put in: say that, not "no longer applies".
@@ -35,25 +35,9 @@ while IFS=$'\t' read -r patchfile suite case regex; do
 	n=$((n + 1))
 	name=$(basename "$patchfile" .patch)
 	d=$out/$name
-	rm -rf "$d" && mkdir -p "$d/obj"
-	src=$(sed -n 's/^--- //p' "$patchfile" | head -n 1)
-	obj=$(basename "$src" .c).o
-	cp "$src" "$d/$(basename "$src")"
-	if ! patch -s "$d/$(basename "$src")" < "$patchfile"; then
-		echo "FAIL $name: $patchfile no longer applies to $src (regenerate it)"
-		status=1
-		continue
-	fi
-	objs=()
-	for o in "$STAGE_DIR"/obj/*.o; do
-		[ "$(basename "$o")" = "$obj" ] && objs+=("$d/obj/$obj") || objs+=("$o")
-	done
-	for so in "$STAGE_DIR"/*.so; do ln -sf "$(realpath "$so")" "$d/"; done
-	if ! quiet $CC $STAGE_CFLAGS -c "$d/$(basename "$src")" -o "$d/obj/$obj" ||
-	   ! quiet $CC $STAGE_CFLAGS -o "$d/ksim" $KERNEL_OBJ $SHELL_OBJ "${objs[@]}" $LINK_FLAGS ||
-	   ! quiet $CC $STAGE_CFLAGS -Itests/lib $CHECK_CFLAGS -o "$d/$suite" "$tests/$suite.c" \
-		"${objs[@]}" $KERNEL_OBJ $TESTLIB_OBJ $CHECK_LIBS $LINK_FLAGS; then
-		echo "FAIL $name: does not build"
+	# The patched build (tests/lib/mistake-build.sh says why it could not).
+	if ! why=$(tests/lib/mistake-build.sh "$patchfile" "$suite" "$d"); then
+		echo "FAIL $name: $why"
 		status=1
 		continue
 	fi
