@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "lockdep.h"
 #include "module.h"
 #include "oops.h"
 #include "shell.h"
@@ -15,7 +16,7 @@
 #include "workqueue.h"
 
 /*
- * ksim [--trace FILE] [--hung-timeout MS] [--echo] [-i] [SCRIPT | -]
+ * ksim [--trace FILE] [--hung-timeout MS] [--[no-]lockdep] [--echo] [-i] [SCRIPT | -]
  *
  * With SCRIPT (or standard input that is not a terminal) the whole script
  * is parsed first and nothing runs if it has a mistake (exit status 2).
@@ -28,10 +29,12 @@
  * (oops_end), so a later, milder status can never hide them.
  */
 static const char usage[] =
-	"usage: ksim [--trace FILE] [--hung-timeout MS] [--echo] [-i] [SCRIPT | -]\n"
+	"usage: ksim [--trace FILE] [--hung-timeout MS] [--[no-]lockdep] [--echo] [-i] [SCRIPT | -]\n"
 	"  SCRIPT          scenario to run (default: standard input)\n"
 	"  --trace FILE    write the lifetime trace to FILE\n"
 	"  --hung-timeout MS  report a task blocked longer than MS (default 2000)\n"
+	"  --no-lockdep    do not check the order locks are taken in (KSIM_LOCKDEP=0)\n"
+	"  --lockdep       check it even under Valgrind or TSan (default: on elsewhere)\n"
 	"  --echo          print each script line, as '# LINE', before running it\n"
 	"  -i              interactive: prompt and go on after a bad line\n";
 
@@ -41,6 +44,7 @@ struct options {
 	long hung_ms;
 	bool echo;
 	bool interactive;
+	int lockdep;		/* -1 not said, 0 --no-lockdep, 1 --lockdep */
 };
 
 static int worst = EXIT_OK;
@@ -76,6 +80,8 @@ static void parse_options(int argc, char **argv, struct options *o)
 				if (*end || o->hung_ms <= 0)
 					usage_error("--hung-timeout: '%s' is not a number of milliseconds", argv[i]);
 			}
+		} else if (strcmp(a, "--lockdep") == 0 || strcmp(a, "--no-lockdep") == 0) {
+			o->lockdep = a[2] == 'l';
 		} else if (strcmp(a, "--echo") == 0) {
 			o->echo = true;
 		} else if (strcmp(a, "-i") == 0) {
@@ -145,6 +151,8 @@ static void set_module_dir(const char *argv0)
 
 static void boot(const struct options *o, const char *argv0)
 {
+	if (o->lockdep >= 0)
+		lockdep_set_enabled(o->lockdep);
 	task_init_main("sh");
 	files_alloc();
 	oops_init();
@@ -228,7 +236,7 @@ static int end_run(void)
 
 int main(int argc, char **argv)
 {
-	struct options o = { 0 };
+	struct options o = { .lockdep = -1 };
 	struct script s = { 0 };
 	struct result last = { 0 };
 	bool tty, interactive;
