@@ -536,6 +536,18 @@ __noinline void lock_acquire(struct lockdep_map *map, unsigned int subclass, int
 		self_deadlock(h);
 }
 
+int lock_is_held(const struct lockdep_map *map)
+{
+	int i;
+
+	if (!atomic_load_explicit(&debug_locks, memory_order_relaxed))
+		return 1;
+	for (i = 0; i < curr_depth; i++)
+		if (held_locks[i].instance == map)
+			return 1;
+	return 0;
+}
+
 static void print_unlock_imbalance_bug(struct lockdep_map *map, uintptr_t ip)
 {
 	char at[160];

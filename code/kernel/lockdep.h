@@ -83,6 +83,9 @@ void lock_acquire(struct lockdep_map *map, unsigned int subclass, int trylock, i
 /* lock_release - the task no longer holds it (in any order, not only the last taken). */
 void lock_release(struct lockdep_map *map, uintptr_t ip);
 
+/* lock_is_held - does the current task hold map's lock (for lockdep)?  1 when lockdep is off. */
+int lock_is_held(const struct lockdep_map *map);
+
 /* The kernel's names for the two, by kind of lock (include/linux/lockdep.h). */
 #define mutex_acquire(l, s, t, i)	lock_acquire(l, s, t, 0, i)
 #define mutex_release(l, i)		lock_release(l, i)
