@@ -38,9 +38,10 @@
  * itself would wait for ever, so the run ends there, with the report.
  *
  * lockdep is on by default; "ksim --no-lockdep" or KSIM_LOCKDEP=0 turn it
- * off.  It steps aside by itself under Valgrind and ThreadSanitizer: its
- * graph lock would order tasks that the code under test does not order and
- * hide the very races those tools are run to find.
+ * off.  Its graph lock must not order tasks that the code under test does
+ * not order, or it would hide the very races the race detectors are run
+ * to find: ThreadSanitizer is told to ignore what lockdep does under it,
+ * and under Valgrind, whose tools cannot be told, lockdep steps aside.
  */
 
 /* struct lock_class_key - its address names a class: a static object per init site. */

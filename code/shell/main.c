@@ -34,7 +34,7 @@ static const char usage[] =
 	"  --trace FILE    write the lifetime trace to FILE\n"
 	"  --hung-timeout MS  report a task blocked longer than MS (default 2000)\n"
 	"  --no-lockdep    do not check the order locks are taken in (KSIM_LOCKDEP=0)\n"
-	"  --lockdep       check it even under Valgrind or TSan (default: on elsewhere)\n"
+	"  --lockdep       check it even under Valgrind (default: on elsewhere)\n"
 	"  --echo          print each script line, as '# LINE', before running it\n"
 	"  -i              interactive: prompt and go on after a bad line\n";
 
