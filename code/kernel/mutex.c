@@ -5,11 +5,12 @@
 #include "task.h"
 #include "watchdog.h"
 
-void mutex_init(struct mutex *m, const char *name)
+void __mutex_init(struct mutex *m, const char *name, struct lock_class_key *key)
 {
 	pthread_mutex_init(&m->lock, NULL);
 	m->owner = NULL;
 	m->name = name;
+	lockdep_init_map(&m->dep_map, name, key, 0);
 }
 
 /*
@@ -31,7 +32,7 @@ static void mutex_lock_controlled(struct mutex *m)
 	__atomic_store_n(&m->owner, current, __ATOMIC_RELAXED);
 }
 
-void mutex_lock(struct mutex *m)
+static void __mutex_lock(struct mutex *m)
 {
 	char what[96];
 
@@ -48,8 +49,22 @@ void mutex_lock(struct mutex *m)
 	__atomic_store_n(&m->owner, current, __ATOMIC_RELAXED);
 }
 
-void mutex_unlock(struct mutex *m)
+/* lockdep hears of the lock before the wait: an order that can deadlock is reported, not entered. */
+__noinline void mutex_lock(struct mutex *m)
 {
+	mutex_acquire(&m->dep_map, 0, 0, _RET_IP_);
+	__mutex_lock(m);
+}
+
+__noinline void mutex_lock_nested(struct mutex *m, unsigned int subclass)
+{
+	mutex_acquire(&m->dep_map, subclass, 0, _RET_IP_);
+	__mutex_lock(m);
+}
+
+__noinline void mutex_unlock(struct mutex *m)
+{
+	mutex_release(&m->dep_map, _RET_IP_);
 	BUG_ON(__atomic_load_n(&m->owner, __ATOMIC_RELAXED) != current);
 	__atomic_store_n(&m->owner, NULL, __ATOMIC_RELAXED);
 	pthread_mutex_unlock(&m->lock);

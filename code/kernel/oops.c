@@ -239,16 +239,33 @@ static __noinline __no_sanitize int unwind_here(uintptr_t *out, int max)
 	return unwind(0, (uintptr_t)fp, fp[0], out, max);
 }
 
-static void print_trace(const uintptr_t *frames, int n)
+/* stack_trace_print - one line per frame, indented by spaces (lockdep's saved traces). */
+void stack_trace_print(const uintptr_t *frames, unsigned int n, int spaces)
 {
 	char sym[160];
-	int i;
+	unsigned int i;
 
-	printk("Call Trace:");
 	for (i = 0; i < n; i++) {
 		sprint_backtrace(sym, sizeof(sym), FRAME_ADDR(frames[i]));
-		printk(" %s%s", frames[i] & FRAME_GUESS ? "? " : "", sym);
+		printk("%*s%s%s", spaces, "", frames[i] & FRAME_GUESS ? "? " : "", sym);
 	}
+}
+
+static void print_trace(const uintptr_t *frames, int n)
+{
+	printk("Call Trace:");
+	stack_trace_print(frames, n, 1);
+}
+
+/**
+ * stack_trace_save_from - the return addresses of the current task's calls,
+ * starting with the one stored in frame fp (the frame of a function still
+ * running on this task: out[0] is the return address into its caller).
+ * Returns how many were stored.
+ */
+__no_sanitize unsigned int stack_trace_save_from(void *fp, uintptr_t *store, unsigned int size)
+{
+	return unwind(0, (uintptr_t)fp, (uintptr_t)fp, store, size);
 }
 
 static void print_cpu(void)

@@ -40,6 +40,13 @@ void dump_stack(void);
  */
 void sprint_symbol(char *buf, size_t len, uintptr_t addr);
 
+/*
+ * stack_trace_save_from/stack_trace_print - a call trace kept for later
+ * (lockdep keeps one per dependency it records) and printed then.
+ */
+unsigned int stack_trace_save_from(void *fp, uintptr_t *store, unsigned int size);
+void stack_trace_print(const uintptr_t *frames, unsigned int n, int spaces);
+
 struct task_struct;
 /* oops_dump_task - print another task's call trace (the watchdog's report). */
 void oops_dump_task(struct task_struct *t);

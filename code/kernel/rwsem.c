@@ -10,7 +10,8 @@
  * while a writer waits, and sysfs deletion relies on the opposite.  Helgrind
  * and drd understand the mutex, so they see every handoff.
  */
-void init_rwsem(struct rw_semaphore *sem, const char *name)
+void __init_rwsem(struct rw_semaphore *sem, const char *name, const char *class_name,
+		  struct lock_class_key *key)
 {
 	pthread_mutex_init(&sem->lock, NULL);
 	pthread_cond_init(&sem->wait, NULL);
@@ -18,6 +19,7 @@ void init_rwsem(struct rw_semaphore *sem, const char *name)
 	sem->writer = false;
 	sem->writers_waiting = 0;
 	snprintf(sem->name, sizeof(sem->name), "%s", name);
+	lockdep_init_map(&sem->dep_map, class_name, key, 0);
 }
 
 void destroy_rwsem(struct rw_semaphore *sem)
@@ -27,7 +29,7 @@ void destroy_rwsem(struct rw_semaphore *sem)
 	pthread_mutex_destroy(&sem->lock);
 }
 
-void down_read(struct rw_semaphore *sem)
+static void __down_read(struct rw_semaphore *sem)
 {
 	char what[128];
 
@@ -44,7 +46,20 @@ void down_read(struct rw_semaphore *sem)
 	pthread_mutex_unlock(&sem->lock);
 }
 
-int down_read_trylock(struct rw_semaphore *sem)
+__noinline void down_read(struct rw_semaphore *sem)
+{
+	rwsem_acquire_read(&sem->dep_map, 0, 0, _RET_IP_);
+	__down_read(sem);
+}
+
+__noinline void down_read_nested(struct rw_semaphore *sem, unsigned int subclass)
+{
+	rwsem_acquire_read(&sem->dep_map, subclass, 0, _RET_IP_);
+	__down_read(sem);
+}
+
+/* A trylock that fails took nothing: lockdep hears only of one that succeeded. */
+__noinline int down_read_trylock(struct rw_semaphore *sem)
 {
 	int ok;
 
@@ -54,11 +69,14 @@ int down_read_trylock(struct rw_semaphore *sem)
 	if (ok)
 		sem->readers++;
 	pthread_mutex_unlock(&sem->lock);
+	if (ok)
+		rwsem_acquire_read(&sem->dep_map, 0, 1, _RET_IP_);
 	return ok;
 }
 
-void up_read(struct rw_semaphore *sem)
+__noinline void up_read(struct rw_semaphore *sem)
 {
+	rwsem_release(&sem->dep_map, _RET_IP_);
 	sched_point();
 	pthread_mutex_lock(&sem->lock);
 	BUG_ON(sem->readers <= 0);
@@ -67,7 +85,7 @@ void up_read(struct rw_semaphore *sem)
 	pthread_mutex_unlock(&sem->lock);
 }
 
-void down_write(struct rw_semaphore *sem)
+static void __down_write(struct rw_semaphore *sem)
 {
 	char what[128];
 
@@ -87,8 +105,21 @@ void down_write(struct rw_semaphore *sem)
 	pthread_mutex_unlock(&sem->lock);
 }
 
-void up_write(struct rw_semaphore *sem)
+__noinline void down_write(struct rw_semaphore *sem)
 {
+	rwsem_acquire(&sem->dep_map, 0, 0, _RET_IP_);
+	__down_write(sem);
+}
+
+__noinline void down_write_nested(struct rw_semaphore *sem, unsigned int subclass)
+{
+	rwsem_acquire(&sem->dep_map, subclass, 0, _RET_IP_);
+	__down_write(sem);
+}
+
+__noinline void up_write(struct rw_semaphore *sem)
+{
+	rwsem_release(&sem->dep_map, _RET_IP_);
 	sched_point();
 	pthread_mutex_lock(&sem->lock);
 	BUG_ON(!sem->writer);

@@ -4,6 +4,7 @@
 
 #include <pthread.h>
 #include "kernel.h"
+#include "lockdep.h"
 
 /*
  * struct rw_semaphore - many readers or one writer.
@@ -18,6 +19,9 @@
  *
  * Every sleep is registered with the hung-task watchdog under name, so a
  * deadlock ends the run with a report saying which semaphore it waits on.
+ * lockdep sees each down before it waits, and a down_read_trylock() that
+ * succeeded; the class is one per init_rwsem() call site, named after its
+ * argument ("&sd->s_active"), whatever name the instance has.
  */
 struct rw_semaphore {
 	pthread_mutex_t lock;
@@ -26,9 +30,16 @@ struct rw_semaphore {
 	bool writer;		/* a writer holds it */
 	int writers_waiting;
 	char name[96];
+	struct lockdep_map dep_map;
 };
 
-void init_rwsem(struct rw_semaphore *sem, const char *name);
+/* init_rwsem - name is the instance's, for the watchdog; the lock class is the call site's. */
+#define init_rwsem(sem, name) do {						\
+	static struct lock_class_key __key;					\
+	__init_rwsem((sem), (name), #sem, &__key);				\
+} while (0)
+void __init_rwsem(struct rw_semaphore *sem, const char *name, const char *class_name,
+		  struct lock_class_key *key);
 /* destroy_rwsem - the semaphore must not be held by a reader (a writer may hold it). */
 void destroy_rwsem(struct rw_semaphore *sem);
 void down_read(struct rw_semaphore *sem);
@@ -37,5 +48,8 @@ int down_read_trylock(struct rw_semaphore *sem);
 void up_read(struct rw_semaphore *sem);
 void down_write(struct rw_semaphore *sem);
 void up_write(struct rw_semaphore *sem);
+/* The *_nested() forms: a semaphore nested in one of its own class (lockdep subclass). */
+void down_read_nested(struct rw_semaphore *sem, unsigned int subclass);
+void down_write_nested(struct rw_semaphore *sem, unsigned int subclass);
 
 #endif

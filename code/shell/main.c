@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "lockdep.h"
 #include "module.h"
 #include "oops.h"
 #include "scheduler.h"
@@ -16,7 +17,7 @@
 #include "workqueue.h"
 
 /*
- * ksim [--trace FILE] [--hung-timeout MS] [--sched STRATEGY [--seed N]] [--echo] [-i] [SCRIPT | -]
+ * ksim [--trace FILE] [--hung-timeout MS] [--sched STRATEGY [--seed N]] [--[no-]lockdep] [--echo] [-i] [SCRIPT | -]
  *
  * With SCRIPT (or standard input that is not a terminal) the whole script
  * is parsed first and nothing runs if it has a mistake (exit status 2).
@@ -34,13 +35,15 @@
  * the schedule that replays it.
  */
 static const char usage[] =
-	"usage: ksim [--trace FILE] [--hung-timeout MS] [--echo] [-i] [SCRIPT | -]\n"
+	"usage: ksim [--trace FILE] [--hung-timeout MS] [--sched S [--seed N]] [--[no-]lockdep] [--echo] [-i] [SCRIPT | -]\n"
 	"  SCRIPT          scenario to run (default: standard input)\n"
 	"  --trace FILE    write the lifetime trace to FILE\n"
 	"  --hung-timeout MS  report a task blocked longer than MS (default 2000)\n"
 	"  --sched S       run the tasks one at a time: nonpreemptive, random, pct:D,\n"
 	"                  replay:SCHEDULE (a failing run prints its own)\n"
 	"  --seed N        the seed of random and pct:D (default 1)\n"
+	"  --no-lockdep    do not check the order locks are taken in (KSIM_LOCKDEP=0)\n"
+	"  --lockdep       check it even under Valgrind (default: on elsewhere)\n"
 	"  --echo          print each script line, as '# LINE', before running it\n"
 	"  -i              interactive: prompt and go on after a bad line\n";
 
@@ -54,6 +57,7 @@ struct options {
 	unsigned long seed;
 	const char *argv0;
 	struct sched_strategy strategy;
+	int lockdep;		/* -1 not said, 0 --no-lockdep, 1 --lockdep */
 };
 
 static int worst = EXIT_OK;
@@ -101,6 +105,8 @@ static void parse_options(int argc, char **argv, struct options *o)
 				if (*end || o->hung_ms <= 0)
 					usage_error("--hung-timeout: '%s' is not a number of milliseconds", argv[i]);
 			}
+		} else if (strcmp(a, "--lockdep") == 0 || strcmp(a, "--no-lockdep") == 0) {
+			o->lockdep = a[2] == 'l';
 		} else if (strcmp(a, "--echo") == 0) {
 			o->echo = true;
 		} else if (strcmp(a, "-i") == 0) {
@@ -196,6 +202,8 @@ static void set_module_dir(const char *argv0)
 
 static void boot(const struct options *o, const char *argv0)
 {
+	if (o->lockdep >= 0)
+		lockdep_set_enabled(o->lockdep);
 	task_init_main("sh");
 	files_alloc();
 	oops_init();
@@ -287,7 +295,7 @@ static int end_run(void)
 
 int main(int argc, char **argv)
 {
-	struct options o = { 0 };
+	struct options o = { .lockdep = -1 };
 	struct script s = { 0 };
 	struct result last = { 0 };
 	bool tty, interactive;

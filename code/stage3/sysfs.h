@@ -16,6 +16,12 @@
 struct attribute {
 	const char *name;
 	unsigned int mode;	/* 0444 read-only, 0644 read-write, 0200 write-only */
+	/*
+	 * A static attribute's own lock class key: stage 4 describes each
+	 * attribute's active reference to lockdep as a class of its own, as
+	 * sysfs has done since 2010 (the kernel's attr->skey).
+	 */
+	struct lock_class_key skey;
 };
 
 /* __ATTR - initialise a typed attribute (device_attribute and the like). */

@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include "atomic.h"
 #include "kobject.h"
+#include "lockdep.h"
 #include "sysfs_refs.h"
 
 /*
@@ -38,6 +39,7 @@
 struct sysfs_dirent {
 	atomic_t s_count;
 	atomic_t s_active;
+	struct lockdep_map dep_map;	/* s_active as lockdep sees it: an rwsem (attributes only) */
 	atomic_t s_flags;		/* SYSFS_FLAG_*: set under sysfs_mutex, read anywhere */
 	struct sysfs_dirent *s_parent;
 	struct sysfs_dirent *s_children;	/* sorted by name */

@@ -3,7 +3,8 @@
 #
 # Each "run SCRIPT EXIT" of stage N in code/tools/tour.list (or in
 # tests/stageN/tour.list, which replaces it for that stage) must be a row of
-# tests/stageN/scenarios.tsv with the same exit status.  make check runs
+# tests/stageN/scenarios.tsv with the same exit status (and the same ksim
+# options after the script: "SCRIPT --no-lockdep").  make check runs
 # those rows, so what the tour says about a run is tested without running
 # the tour; a run moved to the wrong stage, or an exit status that changed,
 # fails here, with the list's file and line.
@@ -13,10 +14,13 @@ for n in "$@"; do
 	tsv=tests/stage$n/scenarios.tsv
 	if [ -r "tests/stage$n/tour.list" ]; then
 		list=tests/stage$n/tour.list
-		runs=$(awk '$1 == "run" { print FILENAME ":" FNR "\t" $2 "\t" $3 }' "$list")
+		runs=$(awk '$1 == "run" { r = $2; for (i = 4; i <= NF; i++) r = r " " $i
+			print FILENAME ":" FNR "\t" r "\t" $3 }' "$list")
 	else
 		list=code/tools/tour.list
-		runs=$(awk -v n="$n" '$1 == "stage" { s = $2 } $1 == "run" && s == n { print FILENAME ":" FNR "\t" $2 "\t" $3 }' "$list")
+		runs=$(awk -v n="$n" '$1 == "stage" { s = $2 } $1 == "run" && s == n {
+			r = $2; for (i = 4; i <= NF; i++) r = r " " $i
+			print FILENAME ":" FNR "\t" r "\t" $3 }' "$list")
 	fi
 	while IFS=$'\t' read -r where script exit; do
 		[ -n "$where" ] || continue

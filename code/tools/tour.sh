@@ -139,7 +139,7 @@ what_happened() {
 
 # ---------------------------------------------------------------- the list
 # Entries: parallel arrays, one element per run.
-E_STAGE=() E_SCRIPT=() E_EXIT=() E_BEFORE=() E_AFTER=()
+E_STAGE=() E_SCRIPT=() E_EXIT=() E_ARGS=() E_BEFORE=() E_AFTER=()
 declare -A S_TITLE S_ABOUT S_HAS_RUNS
 
 # parse FILE DEFAULT_STAGE ONLY_STAGE - add FILE's entries (only those of
@@ -167,12 +167,15 @@ parse() {
 			[ -n "$stage" ] || { echo "$file:$n: 'run' before any 'stage'" >&2; exit 2; }
 			local script want
 			read -r script want rest <<<"$rest"
-			[[ $want =~ ^[0-9]+$ ]] && [ -z "$rest" ] || { echo "$file:$n: want 'run SCRIPT EXIT'" >&2; exit 2; }
+			# After the exit status, only ksim options (--no-lockdep), as in scenarios.tsv.
+			[[ $want =~ ^[0-9]+$ ]] && [[ -z $rest || $rest =~ ^--[a-z-]+( --[a-z-]+)*$ ]] ||
+				{ echo "$file:$n: want 'run SCRIPT EXIT [--OPTION...]'" >&2; exit 2; }
 			[ -r "$script" ] || { echo "$file:$n: no scenario $script" >&2; exit 2; }
 			cur=-1
 			if [ -z "$only" ] || [ "$stage" = "$only" ]; then
 				cur=${#E_STAGE[@]}
-				E_STAGE+=("$stage") E_SCRIPT+=("$script") E_EXIT+=("$want") E_BEFORE+=("") E_AFTER+=("")
+				E_STAGE+=("$stage") E_SCRIPT+=("$script") E_EXIT+=("$want") E_ARGS+=("$rest")
+				E_BEFORE+=("") E_AFTER+=("")
 				S_HAS_RUNS[$stage]=1
 			fi ;;
 		before|after)
@@ -189,13 +192,15 @@ parse() {
 
 # from_tsv N - stage N's scenarios.tsv, the comment above each line as its introduction.
 from_tsv() {
-	local st=$1 tsv=tests/stage$1/scenarios.tsv comment= script want
+	local st=$1 tsv=tests/stage$1/scenarios.tsv comment= script want path opts
 	while IFS=$'\t' read -r script want _ || [ -n "$script" ]; do
 		case $script in
 		'#'*) comment=$(sed 's/^# *//' <<<"$script"); continue ;;
 		'') continue ;;
 		esac
-		E_STAGE+=("$st") E_SCRIPT+=("$script") E_EXIT+=("$want") E_BEFORE+=("$comment") E_AFTER+=("")
+		read -r path opts <<<"$script"
+		E_STAGE+=("$st") E_SCRIPT+=("$path") E_EXIT+=("$want") E_ARGS+=("$opts")
+		E_BEFORE+=("$comment") E_AFTER+=("")
 		S_HAS_RUNS[$st]=1
 		comment=
 	done <"$tsv"
@@ -254,7 +259,8 @@ for st in $STAGES; do
 		echo
 		printf '%s>> %s%s %s(stage %s; log: %s)%s\n' "$B" "$script" "$N" "$D" "$st" "$log" "$N"
 		[ -n "${E_BEFORE[i]}" ] && say "${E_BEFORE[i]}"
-		timeout -k 5 60 "build/stage$st/ksim" --echo "$script" >"$log" 2>&1 </dev/null
+		# shellcheck disable=SC2086 # E_ARGS: words of options, checked at parse time
+		timeout -k 5 60 "build/stage$st/ksim" ${E_ARGS[i]} --echo "$script" >"$log" 2>&1 </dev/null
 		status=$?
 		show "$log"
 		if [ "$status" = "$want" ]; then

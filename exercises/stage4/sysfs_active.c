@@ -28,6 +28,14 @@ DELAY_POINT(sysfs_remove_self)
  * plain access that orders nothing; the annotations say what it orders:
  * everything an operation did before its put happens before the deleter
  * returns from the drain and frees what the operation used.
+ *
+ * lockdep cannot see a wait on a count, so it is told, as kernfs tells it
+ * in kernfs_get_active()/kernfs_drain(): a get is a read-trylock of the
+ * node's dep_map, a put its release, a drain an acquisition and release
+ * of the write side.  An operation that takes a lock L under its active
+ * reference then records "s_active before L", and a task that drains the
+ * node while holding L records "L before s_active": a cycle, reported on
+ * the first run that does both, whether or not they ever overlap.
  */
 static DECLARE_WAIT_QUEUE_HEAD(sysfs_deactivate_waitq);
 
@@ -46,6 +54,8 @@ struct sysfs_dirent *sysfs_get_active(struct sysfs_dirent *sd)
 		return NULL;
 	TODO("sysfs_get_active", "add one to s_active unless it is negative, in ONE atomic step (atomic.h: atomic_inc_unless_negative(), or your own atomic_try_cmpxchg() loop); ok says whether you did. A read then an add, or an add then an undo, lets a deleter slip in between");
 	ok = true;
+	if (ok)
+		rwsem_acquire_read(&sd->dep_map, 0, 1, _RET_IP_);
 	return sysfs_active_got(sd, ok);
 }
 
@@ -62,6 +72,7 @@ void sysfs_put_active(struct sysfs_dirent *sd)
 	if (!sd)
 		return;
 	sysfs_active_putting(sd);
+	rwsem_release(&sd->dep_map, _RET_IP_);
 	ANNOTATE_HAPPENS_BEFORE(&sd->s_active);
 	TODO("sysfs_put_active", "take one from s_active (atomic_dec_return()); if that leaves exactly SD_DEACTIVATED_BIAS, wake_up_all() the deleters on sysfs_deactivate_waitq");
 }
@@ -107,8 +118,11 @@ void sysfs_deactivate(struct sysfs_dirent *sd)
 {
 	char what[TRACE_NAME_LEN + 64];
 
+	/* The wait for the count, told to lockdep as taking the write side. */
+	rwsem_acquire(&sd->dep_map, 0, 0, _RET_IP_);
 	TODO("sysfs_deactivate", "sleep on sysfs_deactivate_waitq until sysfs_drained(sd) (wait_event_desc(), with drain_what() as the watchdog's words)");
 	(void)what;
+	rwsem_release(&sd->dep_map, _RET_IP_);
 	ANNOTATE_HAPPENS_AFTER(&sd->s_active);
 	trace_event("deactivate", sd->trace_name, NULL);
 }
@@ -118,6 +132,11 @@ void sysfs_deactivate(struct sysfs_dirent *sd)
  * active reference on @sd back early; sysfs_unbreak_active_protection()
  * takes the count again, without the check, since @sd may be deleted by
  * then (the count is only bookkeeping for the caller's final put).
+ *
+ * lockdep hears both: the break is a put, so the operation no longer
+ * holds s_active and its own removal's drain is no recursive locking;
+ * the unbreak is a write-trylock, so the caller's final put has a lock
+ * to release, and what the caller takes afterwards is ordered after it.
  */
 void sysfs_break_active_protection(struct sysfs_dirent *sd)
 {
@@ -127,6 +146,7 @@ void sysfs_break_active_protection(struct sysfs_dirent *sd)
 void sysfs_unbreak_active_protection(struct sysfs_dirent *sd)
 {
 	atomic_inc(&sd->s_active);
+	rwsem_acquire(&sd->dep_map, 0, 1, _RET_IP_);
 	sysfs_active_got(sd, true);
 }
 
@@ -173,11 +193,23 @@ void sysfs_active_init(struct sysfs_dirent *sd, const char *name)
 	atomic_set(&sd->s_flags, 0);
 }
 
-/* The trace name already says which node a drain waits for: nothing to name. */
+/*
+ * The trace name already says which node a drain waits for.  What is
+ * named here is the lock class: kernfs gives each attribute's active
+ * reference a class of its own, keyed by the attribute (a file removing
+ * another file of its device is then no "recursive locking"), and leaves
+ * directories out.  sysfs_link_child() calls this once the node knows
+ * its attribute, before anyone can reach it.
+ */
 void sysfs_active_name(struct sysfs_dirent *sd, const char *path)
 {
-	(void)sd;
+	/* For an attribute node made without an attribute (the tests' trees): one class for all. */
+	static struct lock_class_key no_attr_key;
+
 	(void)path;
+	if (sd->s_type == SYSFS_KOBJ_ATTR)
+		lockdep_init_map(&sd->dep_map, "&sd->s_active",
+				 sd->s.attr ? &sd->s.attr->skey : &no_attr_key, 0);
 }
 
 /* sysfs_active_destroy - the last s_count is gone: no operation can be inside. */

@@ -2,7 +2,8 @@
 # scenarios.sh TSV - run each scenario of a table and check its outcome.
 #
 # Each line: SCRIPT <TAB> EXIT <TAB> PATTERN [<TAB> PATTERN]...
-# SCRIPT is run by $KSIM; EXIT is the status it must end with; every
+# SCRIPT is run by $KSIM, with the ksim options that follow it if any
+# ("code/scenarios/x.ksh --no-lockdep"); EXIT is the status it must end with; every
 # PATTERN (an extended regex) must match somewhere in what it printed, or,
 # written !PATTERN, must not.  '#' lines are comments.
 set -u
@@ -17,7 +18,9 @@ while IFS=$'\t' read -r script want rest; do
 		status=1
 		continue
 	fi
-	out=$(timeout -k 5 10 $KSIM "$script" 2>&1); rc=$?
+	read -r path opts <<<"$script"
+	# shellcheck disable=SC2086 # opts: ksim options, words
+	out=$(timeout -k 5 10 $KSIM $opts "$path" 2>&1); rc=$?
 	[ $rc = 124 ] && timeouts=$((timeouts + 1)) && out="$out
 (killed after 10 s: an endless loop in your code, or a wait that nothing ends?)"
 	bad=
