@@ -30,6 +30,7 @@ if [ -z "$res" ]; then
 	if [ -n "${KSIM_DIR:-}" ]; then res=$KSIM_DIR/results; else res=$(mktemp -d); tmpres=$res; fi
 fi
 rm -rf "$res" && mkdir -p "$res/out" && : >"$res/results.tsv" && : >"$res/hang"
+res=$(cd "$res" && pwd)	# results.tsv names files by absolute path
 export KTEST_OUTPUT_DIR=$res/out KTEST_HANG_FILE=$res/hang
 export CK_DEFAULT_TIMEOUT=${CK_DEFAULT_TIMEOUT:-20}
 # A scenario that spins is reported by ksim's soft-lockup watchdog (with the
