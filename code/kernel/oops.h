@@ -56,6 +56,9 @@ struct task_struct;
  */
 void oops_dump_task(struct task_struct *t);
 
+/* oops_blame_task - make the run's "oops" trace event name task t and why: "soft lockup cat[5]". */
+void oops_blame_task(struct task_struct *t, const char *why);
+
 /* Set when a WARN fired: the run goes on but ends with exit status 3. */
 extern atomic_bool kernel_tainted;
 

@@ -11,6 +11,7 @@
 #include "task.h"
 #include "trace.h"
 #include "vfs.h"
+#include "softlockup.h"
 #include "watchdog.h"
 #include "workqueue.h"
 
@@ -150,6 +151,7 @@ static void boot(const struct options *o, const char *argv0)
 	oops_init();
 	workqueue_init();
 	watchdog_start(o->hung_ms);
+	softlockup_start(0);
 	set_module_dir(argv0);
 	stage_init();
 	if (o->trace) {

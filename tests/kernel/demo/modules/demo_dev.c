@@ -16,6 +16,8 @@
  *   /sys/demo/oops         a store that writes through a NULL pointer
  *   /sys/demo/warn         a store that WARNs and carries on
  *   /sys/demo/overflow     a store that overflows a signed int (UBSan's control case)
+ *   /sys/demo/spin         a store that never returns and never sleeps (the
+ *                          soft-lockup detector's case)
  *   plug demoN / unplug demoN   add / remove /sys/devices/demoN/name
  */
 static pthread_mutex_t value_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -111,6 +113,18 @@ static ssize_t overflow_store(void *data, const char *buf, size_t len)
 	return len;
 }
 
+/* A count that nothing changes: the store spins on it for ever. */
+static volatile int demo_spin_done;
+
+static ssize_t spin_store(void *data, const char *buf, size_t len)
+{
+	(void)data;
+	(void)buf;
+	while (!demo_spin_done)
+		;
+	return len;
+}
+
 static const struct {
 	const char *path;
 	demo_show_t show;
@@ -122,6 +136,7 @@ static const struct {
 	{ "/sys/demo/oops", NULL, oops_store },
 	{ "/sys/demo/warn", NULL, warn_store },
 	{ "/sys/demo/overflow", NULL, overflow_store },
+	{ "/sys/demo/spin", NULL, spin_store },
 };
 
 /* ---- the hot-plug bus: one file per device, gone at unplug ---- */
