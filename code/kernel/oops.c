@@ -261,16 +261,33 @@ static __noinline __no_sanitize int unwind_here(uintptr_t *out, int max)
 	return unwind(0, (uintptr_t)fp, fp[0], out, max);
 }
 
-static void print_trace(const uintptr_t *frames, int n)
+/**
+ * stack_trace_save - the call chain of the caller, for a report later.
+ * @store: receives up to @size return addresses; store[0] is the return
+ * address into the caller.  Returns how many.
+ */
+__noinline __no_sanitize int stack_trace_save(uintptr_t *store, int size)
+{
+	uintptr_t *fp = __builtin_frame_address(0);
+
+	return unwind(0, (uintptr_t)fp, fp[0], store, size);
+}
+
+static void print_frames(const uintptr_t *frames, int n)
 {
 	char sym[160];
 	int i;
 
-	printk("Call Trace:");
 	for (i = 0; i < n; i++) {
 		sprint_backtrace(sym, sizeof(sym), FRAME_ADDR(frames[i]));
 		printk(" %s%s", frames[i] & FRAME_GUESS ? "? " : "", sym);
 	}
+}
+
+static void print_trace(const uintptr_t *frames, int n)
+{
+	printk("Call Trace:");
+	print_frames(frames, n);
 }
 
 static void print_cpu(void)
@@ -467,6 +484,41 @@ void __bug(const char *file, int line, const char *cond)
 	printk("---[ end trace 0000000000000000 ]---");
 	snprintf(oops_msg, sizeof(oops_msg), "kernel BUG at %s:%d", file, line);
 	oops_set(n ? frames[0] : 0, "%s", oops_msg);
+	oops_end(EXIT_OOPS);
+}
+
+/**
+ * oops_double_free - kfree() of an object that is already free: say so,
+ * as KASAN does, with both call traces - this free, and the one before
+ * (saved by the slab at that time) - then end the run with exit status 3.
+ */
+void oops_double_free(uintptr_t addr, const char *name, size_t size, const char *freed_by,
+		      const uintptr_t *first, int nfirst)
+{
+	uintptr_t frames[OOPS_MAX_FRAMES];
+	char sym[160];
+	int n;
+
+	oops_enter();
+	n = unwind_here(frames, OOPS_MAX_FRAMES);
+	oops_skip_trace = in_function(frames, n, "trace_event");
+	/* frames[0] is in kfree(): name its caller, the code that freed twice. */
+	sprint_backtrace(sym, sizeof(sym), n > 1 ? frames[1] : n ? frames[0] : 0);
+	printk("==================================================================");
+	printk("BUG: KASAN-like double-free in %s", sym);
+	printk("double free of %s (size %zu) at addr %016lx by task %s", name, size, (unsigned long)addr,
+	       current ? current->tag : "?[0]");
+	print_cpu();
+	/* Both traces start at kfree()'s caller: the code that freed. */
+	print_trace(frames + (n > 1), n - (n > 1));
+	printk("%s", "");
+	printk("Freed before by task %s:", freed_by);
+	print_frames(first, nfirst);
+	printk("%s", "");
+	print_modules();
+	printk("---[ end trace 0000000000000000 ]---");
+	snprintf(oops_msg, sizeof(oops_msg), "double free of %s", name);
+	oops_set(n > 1 ? frames[1] : 0, "%s", oops_msg);
 	oops_end(EXIT_OOPS);
 }
 

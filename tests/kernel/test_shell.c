@@ -125,7 +125,7 @@ START_TEST(basic_commands_print_like_the_shell)
 	ck_assert_status(&r, 0);
 	ck_assert_out(&r, "Module                  Size  Used by\ndemo_dev ");
 	ck_assert_out(&r, "\n42\n");
-	ck_assert_out(&r, "oops\noverflow\nremove_self\nslow\nspin\nvalue\nwarn\n");
+	ck_assert_out(&r, "free\noops\noverflow\nremove_self\nslow\nspin\nvalue\nwarn\n");
 	ck_assert_out(&r, "quoted words and more plain escaped\n");
 	ksim_run_free(&r);
 }
@@ -326,6 +326,27 @@ START_TEST(store_that_sleeps_past_the_soft_lockup_limit_is_not_stuck)
 }
 END_TEST
 
+/* The slab (code/kernel/slab.c): a second kfree() names the object and shows both frees. */
+START_TEST(double_free_names_the_object_and_both_frees)
+{
+	struct ksim_run r;
+
+	ksim_run_text(&r, "insmod demo_dev\necho 1 > /sys/demo/free\necho 2 > /sys/demo/free\necho not reached\n",
+		      false, TIMEOUT);
+	ck_assert_status(&r, 3);
+	ck_assert_err(&r, "BUG: KASAN-like double-free in free_store+0x");
+	ck_assert_err(&r, "double free of demo_buf (size 24) at addr ");
+	ck_assert_err(&r, "Call Trace:\n free_store+0x");
+	ck_assert_err(&r, "Freed before by task sh[1]:\n free_store+0x");
+	/* Both call traces reach the store that freed. */
+	ck_assert_msg(strstr(r.err, "free_store") && strstr(strstr(r.err, "Freed before"), "free_store"),
+		      "the earlier free's call trace does not reach free_store:\n%s", r.err);
+	ck_assert_msg(!said_err(&r, "kernel BUG at"), "a double free is reported as a BUG_ON:\n%s", r.err);
+	ck_assert_msg(!said_out(&r, "not reached"), "ran past the double free:\n%s", r.out);
+	ksim_run_free(&r);
+}
+END_TEST
+
 START_TEST(warn_runs_to_the_end_then_exits_3)
 {
 	struct ksim_run r;
@@ -448,6 +469,7 @@ static Suite *shell_suite(void)
 	tcase_add_test(tc, hung_timeout_command_sets_the_limit);
 	tcase_add_test(tc, oops_ends_the_run_with_3);
 	tcase_add_test(tc, store_that_spins_is_a_soft_lockup);
+	tcase_add_test(tc, double_free_names_the_object_and_both_frees);
 	tcase_add_test(tc, store_that_sleeps_past_the_soft_lockup_limit_is_not_stuck);
 	tcase_add_test(tc, warn_runs_to_the_end_then_exits_3);
 	return s;

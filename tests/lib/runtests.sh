@@ -35,7 +35,7 @@ export KTEST_OUTPUT_DIR=$res/out KTEST_HANG_FILE=$res/hang
 export CK_DEFAULT_TIMEOUT=${CK_DEFAULT_TIMEOUT:-20}
 # A scenario that spins is reported by ksim's soft-lockup watchdog (with the
 # spinning task's stack) well before the tests' own time limits.
-export KSIM_SOFTLOCKUP_TIMEOUT_MS=${KSIM_SOFTLOCKUP_TIMEOUT_MS:-3000}
+export KSIM_SOFTLOCKUP_TIMEOUT_MS=${KSIM_SOFTLOCKUP_TIMEOUT_MS:-4000}
 passed=0 failed=0
 
 # show FILE [PREFIX] - a message or an output, indented; long outputs keep their end.

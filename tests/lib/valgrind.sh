@@ -37,8 +37,8 @@ while IFS=$'\t' read -r t script want rest; do
 	[ "$t" = "$tool" ] || continue
 	n=$((n + 1))
 	log=$logdir/$tool-$(basename "$script" .ksh).log
-	# Everything is slower under Valgrind: give the hung-task watchdog room.
-	KSIM_HUNG_TASK_TIMEOUT_MS=30000 timeout -k 5 300 valgrind --tool="$tool" $flags --vgdb=no \
+	# Everything is slower under Valgrind: give both watchdogs room.
+	KSIM_HUNG_TASK_TIMEOUT_MS=30000 KSIM_SOFTLOCKUP_TIMEOUT_MS=120000 timeout -k 5 300 valgrind --tool="$tool" $flags --vgdb=no \
 		--log-file="$log" $KSIM "$script" >"$log.out" 2>&1
 	rc=$?
 	errors=$(sed -nE 's/.*ERROR SUMMARY: ([0-9]+) errors.*/\1/p' "$log" | tail -n 1)
