@@ -597,7 +597,7 @@ static void oops_dump_self(int sig, siginfo_t *si, void *ctx)
  * SIGURG, walks its own stack (only it can read its registers) and the
  * caller prints the result.  The oops trace event then names the task.
  */
-void oops_dump_task(struct task_struct *t)
+static void dump_task(struct task_struct *t, bool running)
 {
 	struct timespec tick = { 0, 1000000 };
 	int i, answered = 2;
@@ -612,11 +612,10 @@ void oops_dump_task(struct task_struct *t)
 		for (i = 0; i < 1000 && atomic_load(&dump.state) != 2; i++)
 			nanosleep(&tick, NULL);
 	if (atomic_compare_exchange_strong(&dump.state, &answered, 0)) {
-		ANNOTATE_HAPPENS_AFTER(&dump.state);
-		/* D: asleep on something (the hung-task watchdog); R: running (a soft lockup). */
-		bool running = !atomic_load(&t->blocked_on);
 		char sym[160];
 
+		ANNOTATE_HAPPENS_AFTER(&dump.state);
+		/* D: asleep on something (the hung-task watchdog); R: running (a soft lockup). */
 		printk("task:%-15s state:%c pid:%d", t->comm, running ? 'R' : 'D', t->pid);
 		/* A running task (a soft lockup) is somewhere in our code: say where, as show_regs() would. */
 		if (running && known_text(dump.rip + 1)) {
@@ -631,6 +630,17 @@ void oops_dump_task(struct task_struct *t)
 	snprintf(oops_msg, sizeof(oops_msg), "hung task %s", t->tag);
 	snprintf(oops_obj, sizeof(oops_obj), "task:%s", t->tag);
 	pthread_mutex_unlock(&dump.lock);
+}
+
+void oops_dump_task(struct task_struct *t)
+{
+	dump_task(t, false);
+}
+
+/* oops_dump_running_task - the same for a task that is running (a soft lockup): state R and its RIP. */
+void oops_dump_running_task(struct task_struct *t)
+{
+	dump_task(t, true);
 }
 
 /* oops_blame_task - the "oops" trace event of this run names task t and says why ("soft lockup"). */

@@ -67,6 +67,9 @@ int stack_trace_save(uintptr_t *store, int size);
 void oops_double_free(uintptr_t addr, const char *name, size_t size, const char *freed_by,
 		      const uintptr_t *first, int nfirst) __noreturn;
 
+/* oops_dump_running_task - like oops_dump_task(), for a task that is running: "state:R" and its RIP. */
+void oops_dump_running_task(struct task_struct *t);
+
 /* oops_blame_task - make the run's "oops" trace event name task t and why: "soft lockup cat[5]". */
 void oops_blame_task(struct task_struct *t, const char *why);
 

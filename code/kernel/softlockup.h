@@ -11,12 +11,14 @@
  *
  *	watchdog: BUG: soft lockup - CPU#0 stuck for 22s! [cat:1234]
  *
- * with the stuck task's stack.  Here every task is a thread, so "stuck"
- * is measured from its CPU time: a task that was on a CPU for most of
- * every 100 ms sample, for longer than the limit, is reported the same
- * way (its call trace, the modules) and the run ends with exit status 3
- * (EXIT_OOPS), instead of spinning until someone notices.  A task that
- * sleeps, waits on a lock or blocks in a read is never counted.
+ * with the stuck task's stack.  Here every task is a thread, and "stuck"
+ * is read from what Linux counts for it: a task that has made no
+ * voluntary context switch (it never slept, never waited) for longer than
+ * the limit, and was on a CPU for part of that time, is reported the same
+ * way (its RIP, its call trace, the modules) and the run ends with exit
+ * status 3 (EXIT_OOPS), instead of spinning until someone notices.  A task
+ * that sleeps, waits on a lock or blocks in a read is never counted; one
+ * that spins on a busy machine, with only part of a CPU, still is.
  */
 
 /*
