@@ -209,20 +209,28 @@ RUN_STAGE_TESTS = @KSIM="$(RUN_PREFIX) $(2)/ksim $(KSIM_SCHED_ARGS)" KSIM_DIR=$(
 	  $(addprefix --scenarios ,$(wildcard tests/stage$(1)/scenarios.tsv)) $(S$(1)_$(3)_TESTS)
 
 HELP += "check-stageN     grade stage N (1-4): your exercises/stageN; SOLUTIONS=1 grades the reference"
-HELP += "helgrind-stageN  run stage N's Valgrind scenarios under helgrind and show each report"
+HELP += "helgrind-stageN  run stage N's Valgrind scenarios (your build; SOLUTIONS=1 the reference) under helgrind"
 HELP += "drd-stageN       the same under drd"
 HELP += "memcheck-stageN  the same under memcheck"
 define CHECK_STAGE
 .PHONY: check-stage$(1) check-stage$(1)-reference
-check-stage$(1): $(BUILD)/.deps-ok $(call stage_dir,$(1))/ksim $$(if $$(filter 1,$$(SOLUTIONS)),$$(S$(1)_solutions_TESTS),$$(S$(1)_exercises_TESTS))
+# A build that fails still ends with the tally line (0 passed, 1 failed).
+check-stage$(1): $(BUILD)/.deps-ok
+	@$$(MAKE) --no-print-directory $(call stage_dir,$(1))/ksim \
+	  $$(if $$(filter 1,$$(SOLUTIONS)),$$(S$(1)_solutions_TESTS),$$(S$(1)_exercises_TESTS)) \
+	  || { echo "check-stage$(1)$(if $(filter 1,$(SOLUTIONS)), SOLUTIONS=1): build failed, 0 passed, 1 failed"; exit 1; }
 	$$(call RUN_STAGE_TESTS,$(1),$(call stage_dir,$(1)),$(if $(filter 1,$(SOLUTIONS)),solutions,exercises))
 CHECK_TARGETS += check-stage$(1)-reference
 check-stage$(1)-reference: $(BUILD)/.deps-ok $(BUILD)/stage$(1)/ksim $$(S$(1)_solutions_TESTS)
 	$$(call RUN_STAGE_TESTS,$(1),$(BUILD)/stage$(1),solutions)
 
 .PHONY: helgrind-stage$(1) drd-stage$(1) memcheck-stage$(1)
-helgrind-stage$(1) drd-stage$(1) memcheck-stage$(1): %-stage$(1): $(BUILD)/.deps-ok $(BUILD)/stage$(1)/ksim
-	@KSIM=$(BUILD)/stage$(1)/ksim tests/lib/valgrind.sh $$* tests/stage$(1)/valgrind.tsv $(BUILD)/valgrind/stage$(1)
+# The student's build, unless SOLUTIONS=1; valgrind.sh says which it ran.
+helgrind-stage$(1) drd-stage$(1) memcheck-stage$(1): %-stage$(1): $(BUILD)/.deps-ok $(call stage_dir,$(1))/ksim
+	@KSIM=$(call stage_dir,$(1))/ksim tests/lib/valgrind.sh $$* tests/stage$(1)/valgrind.tsv \
+	  $(BUILD)/valgrind/$(if $(filter 1,$(SOLUTIONS)),stage$(1),student/stage$(1)) \
+	  $(if $(filter 1,$(SOLUTIONS)),--build "the reference: solutions/stage$(1)",\
+	    --student --build "your exercises/stage$(1); SOLUTIONS=1 runs the reference")
 endef
 $(foreach n,$(STAGES),$(eval $(call CHECK_STAGE,$(n))))
 

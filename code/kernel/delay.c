@@ -2,6 +2,7 @@
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
 #include <time.h>
 #include "delay.h"
@@ -59,6 +60,28 @@ static int delay_find(const char *name)
 bool delay_known(const char *name)
 {
 	return delay_find(name) >= 0;
+}
+
+/* delay_names - the known points, sorted, ", " between them, for a message. */
+void delay_names(char *buf, size_t len)
+{
+	int n = atomic_load(&npoints);
+	const char *last = "";
+	size_t used = 0;
+
+	buf[0] = '\0';
+	/* n is small: pick the next name in order each time round. */
+	for (int k = 0; k < n; k++) {
+		const char *next = NULL;
+
+		for (int i = 0; i < n; i++)
+			if (strcmp(points[i].name, last) > 0 && (!next || strcmp(points[i].name, next) < 0))
+				next = points[i].name;
+		if (!next)
+			break;
+		used += snprintf(buf + used, used < len ? len - used : 0, "%s%s", k ? ", " : "", next);
+		last = next;
+	}
 }
 
 int delay_set(const char *name, unsigned int ms)

@@ -19,6 +19,8 @@ void delay_point(const char *name);
 int delay_set(const char *name, unsigned int ms);
 void delay_register(const char *name);
 bool delay_known(const char *name);
+/* delay_names - every known point, sorted and comma separated, into buf (for messages). */
+void delay_names(char *buf, size_t len);
 /* delay_reset - turn every point off (tests). */
 void delay_reset(void);
 

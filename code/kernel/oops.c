@@ -82,6 +82,29 @@ static bool known_text(uintptr_t addr)
 }
 
 /*
+ * call_into_libc - ret is the return address of a call from our code into
+ * code that is not ours (libc, through its PLT stub): the five bytes
+ * before it are "call rel32" (e8) to an address outside every symbol we
+ * know, or the six before it "call *rel32(%rip)" (ff 15, through the GOT).
+ * A word on the stack that only looks like text - a function pointer left
+ * in a local, which points at a function's first byte - is not preceded
+ * by such a call, so it is not taken for the return address.
+ */
+static __no_sanitize bool call_into_libc(uintptr_t ret)
+{
+	const unsigned char *p = (const unsigned char *)ret;
+	int32_t rel;
+
+	if (!known_text(ret))
+		return false;
+	if (p[-5] == 0xe8) {
+		memcpy(&rel, p - 4, sizeof(rel));
+		return !known_text(ret + rel + 1);
+	}
+	return p[-6] == 0xff && p[-5] == 0x15;
+}
+
+/*
  * frame_record - fp looks like a frame of ours, at or above from: it holds
  * a return address into known code and a saved rbp further up.  rbp
  * interrupted inside libc may hold anything, so it is checked first.
@@ -175,9 +198,9 @@ static __no_sanitize uintptr_t return_slot(uintptr_t rip, uintptr_t rsp)
  * return address is not in the chain: a stale call pushed it at [rsp] and
  * faulted before the callee could push rbp, so pop it from there; for
  * libc, which has no frame pointers, find the innermost frame record and
- * take the nearest return address into known code below it (marked as a
- * guess: a stale word left in an uninitialised local can be mistaken for
- * it).
+ * take the nearest word below it that is the return address of a call
+ * into libc (call_into_libc(); still marked as a guess, "? ", as the
+ * kernel marks a return address found by scanning the stack).
  */
 static __no_sanitize int unwind(uintptr_t rip, uintptr_t rsp, uintptr_t rbp,
 				uintptr_t *out, int max)
@@ -204,7 +227,7 @@ static __no_sanitize int unwind(uintptr_t rip, uintptr_t rsp, uintptr_t rbp,
 			if (!frame_record(&s, fp, rsp))
 				fp = next_frame_record(&s, rsp);
 			for (p = rsp; fp && p < fp; p += 8)
-				if (known_text(*(uintptr_t *)p))
+				if (call_into_libc(*(uintptr_t *)p))
 					slot = guess = p;
 		}
 	}
@@ -237,6 +260,18 @@ static __noinline __no_sanitize int unwind_here(uintptr_t *out, int max)
 	uintptr_t *fp = __builtin_frame_address(0);
 
 	return unwind(0, (uintptr_t)fp, fp[0], out, max);
+}
+
+/**
+ * stack_trace_save - the call chain of the caller, for a report later.
+ * @store: receives up to @size return addresses; store[0] is the return
+ * address into the caller.  Returns how many.
+ */
+__noinline __no_sanitize int stack_trace_save(uintptr_t *store, int size)
+{
+	uintptr_t *fp = __builtin_frame_address(0);
+
+	return unwind(0, (uintptr_t)fp, fp[0], store, size);
 }
 
 /* stack_trace_print - one line per frame, indented by spaces (lockdep's saved traces). */
@@ -467,6 +502,41 @@ void __bug(const char *file, int line, const char *cond)
 }
 
 /**
+ * oops_double_free - kfree() of an object that is already free: say so,
+ * as KASAN does, with both call traces - this free, and the one before
+ * (saved by the slab at that time) - then end the run with exit status 3.
+ */
+void oops_double_free(uintptr_t addr, const char *name, size_t size, const char *freed_by,
+		      const uintptr_t *first, int nfirst)
+{
+	uintptr_t frames[OOPS_MAX_FRAMES];
+	char sym[160];
+	int n;
+
+	oops_enter();
+	n = unwind_here(frames, OOPS_MAX_FRAMES);
+	oops_skip_trace = in_function(frames, n, "trace_event");
+	/* frames[0] is in kfree(): name its caller, the code that freed twice. */
+	sprint_backtrace(sym, sizeof(sym), n > 1 ? frames[1] : n ? frames[0] : 0);
+	printk("==================================================================");
+	printk("BUG: KASAN-like double-free in %s", sym);
+	printk("double free of %s (size %zu) at addr %016lx by task %s", name, size, (unsigned long)addr,
+	       current ? current->tag : "?[0]");
+	print_cpu();
+	/* Both traces start at kfree()'s caller: the code that freed. */
+	print_trace(frames + (n > 1), n - (n > 1));
+	printk("%s", "");
+	printk("Freed before by task %s:", freed_by);
+	stack_trace_print(first, nfirst, 1);
+	printk("%s", "");
+	print_modules();
+	printk("---[ end trace 0000000000000000 ]---");
+	snprintf(oops_msg, sizeof(oops_msg), "double free of %s", name);
+	oops_set(n > 1 ? frames[1] : 0, "%s", oops_msg);
+	oops_end(EXIT_OOPS);
+}
+
+/**
  * __warn - WARN_ON(): print a warning with the call trace, taint the
  * kernel (the run will end with status 3) and carry on.
  */
@@ -512,6 +582,7 @@ static struct {
 	atomic_int state;	/* 0 idle, 1 asked, 2 answered */
 	uintptr_t frames[OOPS_MAX_FRAMES];
 	int n;
+	uintptr_t rip;		/* where the task was interrupted */
 } dump = { .lock = PTHREAD_MUTEX_INITIALIZER };
 
 /* DUMP_SIGNAL handler: unwind this task from where the signal interrupted it. */
@@ -527,6 +598,7 @@ static void oops_dump_self(int sig, siginfo_t *si, void *ctx)
 	/* Pairs with the HAPPENS_BEFORE before pthread_kill() in oops_dump_task(). */
 	ANNOTATE_HAPPENS_AFTER(&dump.target);
 	dump.n = unwind(r[REG_RIP], r[REG_RSP], r[REG_RBP], dump.frames, OOPS_MAX_FRAMES);
+	dump.rip = r[REG_RIP];
 	ANNOTATE_HAPPENS_BEFORE(&dump.state);
 	atomic_compare_exchange_strong(&dump.state, &asked, 2);
 	errno = saved_errno;
@@ -539,7 +611,7 @@ static void oops_dump_self(int sig, siginfo_t *si, void *ctx)
  * SIGURG, walks its own stack (only it can read its registers) and the
  * caller prints the result.  The oops trace event then names the task.
  */
-void oops_dump_task(struct task_struct *t)
+static void dump_task(struct task_struct *t, bool running)
 {
 	struct timespec tick = { 0, 1000000 };
 	int i, answered = 2;
@@ -554,14 +626,42 @@ void oops_dump_task(struct task_struct *t)
 		for (i = 0; i < 1000 && atomic_load(&dump.state) != 2; i++)
 			nanosleep(&tick, NULL);
 	if (atomic_compare_exchange_strong(&dump.state, &answered, 0)) {
+		char sym[160];
+
 		ANNOTATE_HAPPENS_AFTER(&dump.state);
-		printk("task:%-15s state:D pid:%d", t->comm, t->pid);
+		/* D: asleep on something (the hung-task watchdog); R: running (a soft lockup). */
+		printk("task:%-15s state:%c pid:%d", t->comm, running ? 'R' : 'D', t->pid);
+		/* A running task (a soft lockup) is somewhere in our code: say where, as show_regs() would. */
+		if (running && known_text(dump.rip + 1)) {
+			sprint_symbol(sym, sizeof(sym), dump.rip);
+			printk("RIP: %s", sym);
+		}
 		print_trace(dump.frames, dump.n);
 	} else {
 		atomic_store(&dump.state, 0);
 		printk("task:%-15s pid:%d did not answer: no call trace", t->comm, t->pid);
 	}
 	snprintf(oops_msg, sizeof(oops_msg), "hung task %s", t->tag);
+	snprintf(oops_obj, sizeof(oops_obj), "task:%s", t->tag);
+	pthread_mutex_unlock(&dump.lock);
+}
+
+void oops_dump_task(struct task_struct *t)
+{
+	dump_task(t, false);
+}
+
+/* oops_dump_running_task - the same for a task that is running (a soft lockup): state R and its RIP. */
+void oops_dump_running_task(struct task_struct *t)
+{
+	dump_task(t, true);
+}
+
+/* oops_blame_task - the "oops" trace event of this run names task t and says why ("soft lockup"). */
+void oops_blame_task(struct task_struct *t, const char *why)
+{
+	pthread_mutex_lock(&dump.lock);
+	snprintf(oops_msg, sizeof(oops_msg), "%s %s", why, t->tag);
 	snprintf(oops_obj, sizeof(oops_obj), "task:%s", t->tag);
 	pthread_mutex_unlock(&dump.lock);
 }

@@ -63,6 +63,23 @@ struct task_struct;
  */
 void oops_dump_task(struct task_struct *t);
 
+/* stack_trace_save - the caller's call chain (return addresses, innermost first); returns how many. */
+int stack_trace_save(uintptr_t *store, int size);
+
+/*
+ * oops_double_free - report a kfree() of an object already freed: "double
+ * free of NAME", this free's call trace and the earlier one's (first,
+ * saved by stack_trace_save() then), and end the run with exit status 3.
+ */
+void oops_double_free(uintptr_t addr, const char *name, size_t size, const char *freed_by,
+		      const uintptr_t *first, int nfirst) __noreturn;
+
+/* oops_dump_running_task - like oops_dump_task(), for a task that is running: "state:R" and its RIP. */
+void oops_dump_running_task(struct task_struct *t);
+
+/* oops_blame_task - make the run's "oops" trace event name task t and why: "soft lockup cat[5]". */
+void oops_blame_task(struct task_struct *t, const char *why);
+
 /* Set when a WARN fired: the run goes on but ends with exit status 3. */
 extern atomic_bool kernel_tainted;
 

@@ -8,6 +8,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 #include <valgrind/valgrind.h>
+#include "oops.h"
 #include "scheduler.h"
 #include "slab.h"
 #include "task.h"
@@ -30,6 +31,7 @@
  * UBSan do not look for a use-after-free: there the fencing stays.)
  */
 #define QUARANTINE 4096
+#define FREE_STACK 16		/* frames of the free kept for a double-free report */
 
 struct slab_header {
 	unsigned long magic;
@@ -45,6 +47,8 @@ struct freed_object {
 	size_t map_len, size;
 	char name[32];
 	char freed_by[TASK_COMM_LEN + 12];
+	uintptr_t free_stack[FREE_STACK];	/* where it was freed */
+	int free_n;
 };
 
 static struct freed_object quarantine[QUARANTINE];
@@ -136,7 +140,11 @@ void kfree(const void *p)
 	}
 	pthread_mutex_lock(&slab_lock);
 	/* kfree() of a fenced object would fault below: say what it is instead. */
-	BUG_ON(quarantine_find(obj) != NULL);	/* double free */
+	f = quarantine_find(obj);
+	if (f) {
+		pthread_mutex_unlock(&slab_lock);
+		oops_double_free(obj, f->name, f->size, f->freed_by, f->free_stack, f->free_n);
+	}
 	map = (char *)((obj & ~(page_size - 1)) - page_size);
 	h = (struct slab_header *)map;
 	BUG_ON(h->magic != SLAB_MAGIC);		/* not from kmalloc() */
@@ -155,6 +163,7 @@ void kfree(const void *p)
 	f->size = h->size;
 	memcpy(f->name, h->name, sizeof(f->name));
 	snprintf(f->freed_by, sizeof(f->freed_by), "%s", current ? current->tag : "?");
+	f->free_n = stack_trace_save(f->free_stack, FREE_STACK);
 	mprotect(map, h->map_len, PROT_NONE);
 	atomic_store(&f->start, obj);
 	pthread_mutex_unlock(&slab_lock);

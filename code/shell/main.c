@@ -13,6 +13,7 @@
 #include "task.h"
 #include "trace.h"
 #include "vfs.h"
+#include "softlockup.h"
 #include "watchdog.h"
 #include "workqueue.h"
 
@@ -215,8 +216,11 @@ static void boot(const struct options *o, const char *argv0)
 		watchdog_set_limit(o->hung_ms);
 	}
 	workqueue_init();
-	if (!o->sched)
-		watchdog_start(o->hung_ms);	/* controlled: the scheduler sees a deadlock itself */
+	if (!o->sched) {
+		/* Controlled, the scheduler sees a deadlock and a spin itself. */
+		watchdog_start(o->hung_ms);
+		softlockup_start(0);
+	}
 	set_module_dir(argv0);
 	stage_init();
 	if (o->trace) {

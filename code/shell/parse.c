@@ -211,8 +211,11 @@ static bool check_delay(struct parser *p, struct cmdline *cl)
 	struct token *point = cl->w[1], *t = cl->w[2];
 
 	if (!delay_known(point->text)) {
-		perr_at(p, point, "delay: unknown delay point '%s' (points are declared with "
-			"DELAY_POINT() in the kernel or the stage)", point->text);
+		char names[1024];
+
+		delay_names(names, sizeof(names));
+		perr_at(p, point, "delay: unknown delay point '%s'; this stage has: %s", point->text,
+			names[0] ? names : "none");
 		return false;
 	}
 	cl->c.arg = strdup(point->text);

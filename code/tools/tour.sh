@@ -112,7 +112,9 @@ what_happened() {
 		rip=$(grep -m1 '^RIP: ' "$log" | sed 's/^RIP: //')
 		comm=$(grep -m1 -o 'Comm: [^ ]*' "$log" | sed 's/Comm: //')
 		if [ -n "$pf" ]; then
-			echo "The oops: a $pf, in task $comm, at $rip."
+			# "an instruction fetch", "a read access"
+			case $pf in [aeiou]*) echo "The oops: an $pf, in task $comm, at $rip." ;;
+			*) echo "The oops: a $pf, in task $comm, at $rip." ;; esac
 		else
 			echo "The oops: $line, in task $comm."
 		fi

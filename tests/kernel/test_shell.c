@@ -51,7 +51,7 @@ static const struct {
 	{ "kill_without_jobs", "4:6", "no job %% can exist here" },
 	{ "kill_beyond_jobs", "5:6", "no job %2 can exist here: 1 job started" },
 	{ "unknown_errno", "5:13", "unknown errno name 'ENODEVICE'" },
-	{ "unknown_delay_point", "4:7", "unknown delay point 'no_such_point'" },
+	{ "unknown_delay_point", "4:7", "unknown delay point 'no_such_point'; this stage has: demo_read, demo_slow_store" },
 	{ "bad_number", "4:24", "'one' is not a count" },
 	{ "empty_command", "4:6", "empty command" },
 	{ "leading_semicolon", "4:1", "empty command before ';'" },
@@ -125,7 +125,7 @@ START_TEST(basic_commands_print_like_the_shell)
 	ck_assert_status(&r, 0);
 	ck_assert_out(&r, "Module                  Size  Used by\ndemo_dev ");
 	ck_assert_out(&r, "\n42\n");
-	ck_assert_out(&r, "oops\noverflow\nremove_self\nslow\nvalue\nwarn\n");
+	ck_assert_out(&r, "free\noops\noverflow\nremove_self\nslow\nspin\nvalue\nwarn\n");
 	ck_assert_out(&r, "quoted words and more plain escaped\n");
 	ksim_run_free(&r);
 }
@@ -265,6 +265,8 @@ START_TEST(store_removing_its_own_file_is_a_hang)
 	ck_assert_status(&r, 4);
 	ck_assert_err(&r, "blocked for more than 300 ms");
 	ck_assert_err(&r, "demo_file_unregister");
+	/* The frame found by scanning is the call into libc, never the function pointer beside it. */
+	ck_assert_err(&r, "Call Trace:\n ? demo_file_unregister+0x");
 	ksim_run_free(&r);
 }
 END_TEST
@@ -288,6 +290,59 @@ START_TEST(oops_ends_the_run_with_3)
 	ck_assert_status(&r, 3);
 	ck_assert_err(&r, "BUG: ");
 	ck_assert_msg(!said_out(&r, "not reached"), "ran past the oops:\n%s", r.out);
+	ksim_run_free(&r);
+}
+END_TEST
+
+/* The soft-lockup detector (code/kernel/softlockup.h): a store that spins is reported like the kernel does. */
+START_TEST(store_that_spins_is_a_soft_lockup)
+{
+	struct ksim_run r;
+
+	setenv("KSIM_SOFTLOCKUP_TIMEOUT_MS", "1000", 1);
+	run(&r, SCRIPTS "softlockup.ksim", NULL);
+	ck_assert_status(&r, 3);
+	ck_assert_err(&r, "watchdog: BUG: soft lockup - CPU#0 stuck for ");
+	ck_assert_err(&r, "s! [sh:1]");
+	ck_assert_err(&r, "state:R pid:1");
+	ck_assert_err(&r, "spin_store+0x");
+	ck_assert_err(&r, "Modules linked in: demo_dev");
+	ck_assert_msg(!said_out(&r, "not reached"), "ran past the soft lockup:\n%s", r.out);
+	ck_assert_msg(r.seconds < 4, "the soft lockup of a 1 s limit was reported after %.1f s", r.seconds);
+	ksim_run_free(&r);
+}
+END_TEST
+
+START_TEST(store_that_sleeps_past_the_soft_lockup_limit_is_not_stuck)
+{
+	struct ksim_run r;
+
+	setenv("KSIM_SOFTLOCKUP_TIMEOUT_MS", "1000", 1);
+	run(&r, SCRIPTS "softlockup_sleeper.ksim", "--hung-timeout 3000");
+	ck_assert_status(&r, 0);
+	ck_assert_out(&r, "done");
+	ck_assert_msg(!said_err(&r, "soft lockup"), "a sleeping store was taken for a soft lockup:\n%s", r.err);
+	ksim_run_free(&r);
+}
+END_TEST
+
+/* The slab (code/kernel/slab.c): a second kfree() names the object and shows both frees. */
+START_TEST(double_free_names_the_object_and_both_frees)
+{
+	struct ksim_run r;
+
+	ksim_run_text(&r, "insmod demo_dev\necho 1 > /sys/demo/free\necho 2 > /sys/demo/free\necho not reached\n",
+		      false, TIMEOUT);
+	ck_assert_status(&r, 3);
+	ck_assert_err(&r, "BUG: KASAN-like double-free in free_store+0x");
+	ck_assert_err(&r, "double free of demo_buf (size 24) at addr ");
+	ck_assert_err(&r, "Call Trace:\n free_store+0x");
+	ck_assert_err(&r, "Freed before by task sh[1]:\n free_store+0x");
+	/* Both call traces reach the store that freed. */
+	ck_assert_msg(strstr(r.err, "free_store") && strstr(strstr(r.err, "Freed before"), "free_store"),
+		      "the earlier free's call trace does not reach free_store:\n%s", r.err);
+	ck_assert_msg(!said_err(&r, "kernel BUG at"), "a double free is reported as a BUG_ON:\n%s", r.err);
+	ck_assert_msg(!said_out(&r, "not reached"), "ran past the double free:\n%s", r.out);
 	ksim_run_free(&r);
 }
 END_TEST
@@ -413,6 +468,9 @@ static Suite *shell_suite(void)
 	tcase_add_test(tc, store_removing_its_own_file_is_a_hang);
 	tcase_add_test(tc, hung_timeout_command_sets_the_limit);
 	tcase_add_test(tc, oops_ends_the_run_with_3);
+	tcase_add_test(tc, store_that_spins_is_a_soft_lockup);
+	tcase_add_test(tc, double_free_names_the_object_and_both_frees);
+	tcase_add_test(tc, store_that_sleeps_past_the_soft_lockup_limit_is_not_stuck);
 	tcase_add_test(tc, warn_runs_to_the_end_then_exits_3);
 	return s;
 }

@@ -2,15 +2,29 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdio_ext.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 #include "ktest.h"
+#include "task.h"
+
+/*
+ * The simulated kernel, if this suite is linked with it (the suites of the
+ * scenario runner are not): weak, so ktest links either way, and a hang
+ * dump only happens where there are tasks to dump.
+ */
+extern pthread_mutex_t tasks_lock __attribute__((weak));
+extern struct task_struct *tasks_head __attribute__((weak));
+void oops_dump_task(struct task_struct *t) __attribute__((weak));
+void printk(const char *fmt, ...) __attribute__((weak));
 
 int ktest_main(Suite *s)
 {
@@ -29,10 +43,189 @@ int ktest_main(Suite *s)
 	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
 }
 
+/* ---- the hang budget, shared by every suite and table of one runtests.sh run ---- */
+
+static double hang_budget(void)
+{
+	const char *b = getenv("KTEST_HANG_BUDGET_S");
+
+	return b ? atof(b) : 15;
+}
+
+static double hang_spent(void)
+{
+	const char *path = getenv("KTEST_HANG_FILE");
+	FILE *f = path ? fopen(path, "r") : NULL;
+	double sum = 0, x;
+
+	if (!f)
+		return 0;
+	while (fscanf(f, "%lf", &x) == 1)
+		sum += x;
+	fclose(f);
+	return sum;
+}
+
+double ktest_hang_left(void)
+{
+	return getenv("KTEST_HANG_FILE") ? hang_budget() - hang_spent() : 1e9;
+}
+
+void ktest_hang_charge(double seconds)
+{
+	const char *path = getenv("KTEST_HANG_FILE");
+	char line[32];
+	int fd, n;
+
+	if (!path || (fd = open(path, O_WRONLY | O_APPEND | O_CREAT, 0644)) < 0)
+		return;
+	n = snprintf(line, sizeof(line), "%.1f\n", seconds);
+	if (write(fd, line, n) != n)
+		perror(path);
+	close(fd);
+}
+
+static double multiplier(void)
+{
+	const char *m = getenv("CK_TIMEOUT_MULTIPLIER");
+
+	return m && atof(m) > 1 ? atof(m) : 1;
+}
+
+/* ---- the fixture every test runs in its own process ---- */
+
+/* SEQ of the test starting now: one more than the last, kept in DIR/SUITE.seq. */
+static int next_seq(const char *dir)
+{
+	char path[4096];
+	int fd, seq = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s.seq", dir, program_invocation_short_name);
+	fd = open(path, O_RDWR | O_CREAT, 0644);
+	if (fd < 0)
+		return 0;
+	flock(fd, LOCK_EX);
+	f = fdopen(fd, "r+");
+	if (fscanf(f, "%d", &seq) != 1)
+		seq = 0;
+	seq++;
+	rewind(f);
+	fprintf(f, "%d\n", seq);
+	fclose(f);		/* drops the lock */
+	return seq;
+}
+
+/* Send this test's output to DIR/SUITE.SEQ.out. */
+static void redirect_output(const char *dir)
+{
+	char path[4096];
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/%s.%d.out", dir, program_invocation_short_name, next_seq(dir));
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	if (fd < 0)
+		return;
+	/* What the runner had buffered is the runner's to print, not this test's. */
+	__fpurge(stdout);
+	__fpurge(stderr);
+	dup2(fd, 1);
+	dup2(fd, 2);
+	close(fd);
+	setvbuf(stdout, NULL, _IOLBF, 0);
+}
+
+static double test_limit;	/* this test's seconds until the timer fires */
+
+/* Print every live simulated task's call trace, as khungtaskd would. */
+static void dump_tasks(void)
+{
+	struct timespec until;
+	struct task_struct *t;
+	clockid_t cpu;
+
+	if (!&tasks_head || !&tasks_lock || !oops_dump_task || !printk)
+		return;
+	clock_gettime(CLOCK_REALTIME, &until);
+	until.tv_sec += 1;
+	/* A task stuck inside task_link() would keep the lock: give up after a second. */
+	if (pthread_mutex_timedlock(&tasks_lock, &until) != 0) {
+		printk("ktest: the task list is locked; no call traces");
+		return;
+	}
+	for (t = tasks_head; t; t = t->next) {
+		/* A task that has returned (not joined yet) has no stack to show. */
+		if (pthread_getcpuclockid(t->thread, &cpu) != 0)
+			continue;
+		oops_dump_task(t);
+	}
+	pthread_mutex_unlock(&tasks_lock);
+}
+
+/* The test's own timer: a second before Check would kill it without a word. */
+static void out_of_time(union sigval unused)
+{
+	(void)unused;
+	fprintf(stderr, "ktest: %s is still running after %.0f s; the simulated tasks' call traces:\n",
+		tcase_name() ? tcase_name() : "the test", test_limit);
+	dump_tasks();
+	ktest_hang_charge(test_limit);
+	ck_abort_msg("ran out of time after %.0f s: an endless loop, or a wait that nothing ends? "
+		     "(its output ends with the simulated tasks' call traces)", test_limit);
+}
+
+static void arm_timer(double limit)
+{
+	struct sigevent se = { .sigev_notify = SIGEV_THREAD, .sigev_notify_function = out_of_time };
+	struct itimerspec its = { { 0, 0 }, { 0, 0 } };
+	timer_t timer;
+
+	test_limit = limit;
+	its.it_value.tv_sec = (time_t)limit;
+	its.it_value.tv_nsec = (long)((limit - (time_t)limit) * 1e9);
+	if (timer_create(CLOCK_MONOTONIC, &se, &timer) == 0)
+		timer_settime(timer, 0, &its, NULL);
+}
+
+#define KTEST_MAX_CASES 16
+static double case_timeout[KTEST_MAX_CASES];
+static int ncases;
+
+static void ktest_setup(int i)
+{
+	const char *dir = getenv("KTEST_OUTPUT_DIR");
+	double limit = case_timeout[i] * multiplier() - 1, left = ktest_hang_left();
+
+	if (dir)
+		redirect_output(dir);
+	if (left <= 0.5)
+		ck_abort_msg("not run: tests of this stage already ran out of time for %.0f s in all (the limit "
+			     "is %.0f s a stage); fix the hang the first of them shows", hang_spent(), hang_budget());
+	arm_timer(left < limit ? left : limit);
+}
+
+/* Check's fixtures take no argument: one tiny setup per test case. */
+#define KTEST_SETUP(i) static void ktest_setup_##i(void) { ktest_setup(i); }
+KTEST_SETUP(0) KTEST_SETUP(1) KTEST_SETUP(2) KTEST_SETUP(3) KTEST_SETUP(4) KTEST_SETUP(5)
+KTEST_SETUP(6) KTEST_SETUP(7) KTEST_SETUP(8) KTEST_SETUP(9) KTEST_SETUP(10) KTEST_SETUP(11)
+KTEST_SETUP(12) KTEST_SETUP(13) KTEST_SETUP(14) KTEST_SETUP(15)
+static void (*const setups[KTEST_MAX_CASES])(void) = {
+	ktest_setup_0, ktest_setup_1, ktest_setup_2, ktest_setup_3, ktest_setup_4, ktest_setup_5,
+	ktest_setup_6, ktest_setup_7, ktest_setup_8, ktest_setup_9, ktest_setup_10, ktest_setup_11,
+	ktest_setup_12, ktest_setup_13, ktest_setup_14, ktest_setup_15,
+};
+
 TCase *ktest_case(Suite *s, const char *name, double timeout)
 {
 	TCase *tc = tcase_create(name);
 
+	if (ncases == KTEST_MAX_CASES) {
+		fprintf(stderr, "ktest: more than %d test cases in one suite (raise KTEST_MAX_CASES)\n",
+			KTEST_MAX_CASES);
+		exit(EXIT_FAILURE);
+	}
+	case_timeout[ncases] = timeout;
+	tcase_add_checked_fixture(tc, setups[ncases++], NULL);
 	tcase_set_timeout(tc, timeout);
 	suite_add_tcase(s, tc);
 	return tc;
@@ -90,8 +283,9 @@ void ksim_run(struct ksim_run *r, const char *script, bool want_trace,
 	 */
 	if (timeout_s > KSIM_RUN_MAX_S)
 		timeout_s = KSIM_RUN_MAX_S;
-	if (getenv("CK_TIMEOUT_MULTIPLIER"))
-		timeout_s *= atof(getenv("CK_TIMEOUT_MULTIPLIER")) > 1 ? atof(getenv("CK_TIMEOUT_MULTIPLIER")) : 1;
+	timeout_s *= multiplier();
+	if (timeout_s > ktest_hang_left())
+		timeout_s = ktest_hang_left() > 0.5 ? ktest_hang_left() : 0.5;
 	deadline = now_s() + timeout_s;
 	if (want_trace) {
 		tfd = mkstemp(tracep);
@@ -128,16 +322,28 @@ void ksim_run(struct ksim_run *r, const char *script, bool want_trace,
 		usleep(5000);
 	}
 	r->status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+	r->seconds = now_s() - (deadline - timeout_s);
 	lseek(outfd, 0, SEEK_SET);
 	lseek(errfd, 0, SEEK_SET);
 	r->out = slurp_fd(outfd);
 	r->err = slurp_fd(errfd);
 	close(outfd);
 	close(errfd);
+	r->hung = r->status == 124 || r->status == 4 || strstr(r->err, "BUG: soft lockup");
+	if (r->hung)
+		ktest_hang_charge(r->seconds);
 	if (want_trace) {
 		lseek(tfd, 0, SEEK_SET);
 		r->trace = slurp_fd(tfd);
 		close(tfd);
+	}
+}
+
+void ktest_hang_expected(struct ksim_run *r, int want)
+{
+	if (r->hung && r->status == want) {
+		ktest_hang_charge(-r->seconds);
+		r->hung = false;
 	}
 }
 

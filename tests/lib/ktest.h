@@ -13,15 +13,38 @@
  */
 int ktest_main(Suite *s);
 
-/* ktest_case - a test case with the workbook's timeout (seconds, scaled by
- * CK_TIMEOUT_MULTIPLIER under Valgrind). */
+/*
+ * ktest_case - a test case with the workbook's timeout (seconds, scaled by
+ * CK_TIMEOUT_MULTIPLIER under Valgrind).  Every test of the case runs with
+ * ktest's fixture (in the test's own process):
+ *  - with $KTEST_OUTPUT_DIR set (runtests.sh sets it), what the test prints
+ *    goes to a file of its own, SUITE.SEQ.out (SEQ counts the tests in the
+ *    order they run), so a failure can be shown with its own output only;
+ *  - a second before its time limit, a test still running prints the call
+ *    trace of every simulated task (what a hang looks like from inside)
+ *    and fails with "ran out of time" instead of Check's bare "Test
+ *    timeout expired";
+ *  - with $KTEST_HANG_FILE set, the seconds lost to tests that ran out of
+ *    time, and to runs of ksim that hung where the test did not want a
+ *    hang (ck_assert_status()), are added up there, across the suites and
+ *    scenario tables of one run; once they reach $KTEST_HANG_BUDGET_S (default 15), the tests
+ *    left fail at once ("not run"), so a hanging exercise costs a student
+ *    at most that long per stage, not every test's full time limit.
+ */
 TCase *ktest_case(Suite *s, const char *name, double timeout);
+
+/* ktest_hang_left - seconds left of the run's hang budget (a large number without $KTEST_HANG_FILE). */
+double ktest_hang_left(void);
+/* ktest_hang_charge - count seconds lost to a run that had to be killed. */
+void ktest_hang_charge(double seconds);
 
 /* The result of running ksim on a script. */
 struct ksim_run {
 	int status;		/* exit status, or 128+signal */
 	char *out, *err;	/* what it printed (NUL-terminated, malloc'ed) */
 	char *trace;		/* the trace file's text if asked for, else NULL */
+	double seconds;		/* how long it ran */
+	bool hung;		/* it hung: its time was charged to the hang budget */
 };
 
 /*
@@ -45,12 +68,31 @@ long trace_seq(const char *trace, const char *event, const char *object, int n);
 /* Assert with the run's output attached, so a failure shows what ksim said. */
 #define ck_assert_run(r, cond, ...) \
 	ck_assert_msg((cond), __VA_ARGS__), (void)(r)
+/*
+ * A run that hung (killed for time, the hung-task watchdog's exit status
+ * 4, a soft lockup) is charged to the hang budget; ck_assert_status() gives
+ * the time back when the test wanted that very outcome (a scenario that
+ * shows a deadlock).
+ */
+void ktest_hang_expected(struct ksim_run *r, int want);
 #define ck_assert_status(r, want) \
+	ktest_hang_expected((r), (want)), \
 	ck_assert_msg((r)->status == (want), "ksim exited %d, expected %d\n--- stdout:\n%.1200s--- stderr:\n%.1800s", \
 		      (r)->status, (want), (r)->out, (r)->err)
 #define ck_assert_said(r, text) \
 	ck_assert_msg(strstr((r)->out, (text)) || strstr((r)->err, (text)), \
 		      "expected ksim to print \"%s\"\n--- stdout:\n%.1200s--- stderr:\n%.1800s", (text), (r)->out, (r)->err)
+
+/*
+ * ck_assert_exercises_done - fail, at the caller's line, if an exercise stub
+ * ran in this process: the test names the exercise, not the symptom the
+ * stub caused.  where says where the TODO is ("exercises/stage1/").
+ * A macro, so the failure cites the test's line, not a helper's.
+ */
+#define ck_assert_exercises_done(where) \
+	ck_assert_msg(exercise_pending() == NULL, "exercise not done yet: %s (see the TODO in %s)", \
+		      exercise_pending(), (where))
+const char *exercise_pending(void);
 
 /* A student's stub ran inside ksim: say which exercise, not the symptom it caused. */
 const char *first_todo(const char *err);

@@ -1,45 +1,106 @@
 #!/bin/bash
-# runtests.sh NAME [--exercises DIR] [--scenarios TSV] BINARY... - run Check suites and scenario tables.
+# runtests.sh NAME [--exercises DIR] [--scenarios TSV] [--results DIR] BINARY... - run Check suites and scenario tables.
 #
 # Every suite runs even if an earlier one failed; a suite that dies as a
 # whole (a crash outside a test, a missing binary) counts as one failure.
-# The last line is "NAME: N passed, M failed", the line CI reads.
+# A failed test is shown with its message and with what it printed itself
+# (each test's output is kept apart, ktest.h): the output of the tests
+# that passed, such as the deliberately leaky objects of a test that
+# checks the leak is found, is not shown.
+#
+# Every outcome is also kept in the results directory (--results, else
+# $KSIM_DIR/results, else a temporary one), one line per test in
+# results.tsv:
+#	KIND <TAB> SUITE <TAB> TEST <TAB> pass|fail <TAB> FILE:LINE <TAB> MESSAGE-FILE <TAB> OUTPUT-FILE
+# KIND is check or scenario; `make grade`, `make progress` and `make hint`
+# read it.  The last line is "NAME: N passed, M failed", the line CI reads.
 set -u
 name=$1; shift
-exdir= tsvs=()
+exdir= tsvs=() res=
 while [ $# -gt 0 ]; do
 	case $1 in
 	--exercises) exdir=$2; shift 2 ;;
 	--scenarios) tsvs+=("$2"); shift 2 ;;
+	--results) res=$2; shift 2 ;;
 	*) break ;;
 	esac
 done
-passed=0 failed=0
+tmpres=
+if [ -z "$res" ]; then
+	if [ -n "${KSIM_DIR:-}" ]; then res=$KSIM_DIR/results; else res=$(mktemp -d); tmpres=$res; fi
+fi
+rm -rf "$res" && mkdir -p "$res/out" && : >"$res/results.tsv" && : >"$res/hang"
+res=$(cd "$res" && pwd)	# results.tsv names files by absolute path
+export KTEST_OUTPUT_DIR=$res/out KTEST_HANG_FILE=$res/hang
 export CK_DEFAULT_TIMEOUT=${CK_DEFAULT_TIMEOUT:-20}
+# A scenario that spins is reported by ksim's soft-lockup watchdog (with the
+# spinning task's stack) well before the tests' own time limits.
+export KSIM_SOFTLOCKUP_TIMEOUT_MS=${KSIM_SOFTLOCKUP_TIMEOUT_MS:-4000}
+passed=0 failed=0
+
+# show FILE [PREFIX] - a message or an output, indented; long outputs keep their end.
+show() {
+	local n
+	[ -s "$1" ] || return 0
+	n=$(wc -l <"$1")
+	[ "$n" -le 40 ] || echo "    | ... ($((n - 40)) lines before these, all in $1)"
+	tail -n 40 "$1" | sed 's/^/    | /'
+}
+
 for t in "$@"; do
-	out=$("$t" 2>&1); rc=$?
+	s=$(basename "$t")
+	rm -f "$res/$s.xml" "$res/out/$s".*
+	out=$(CK_XML_LOG_FILE_NAME=$res/$s.xml "$t" 2>&1); rc=$?
 	line=$(printf '%s\n' "$out" | grep -E '^[0-9]+%: Checks: ' | tail -n 1)
-	if [ -n "$line" ]; then
-		n=$(sed -E 's/.*Checks: ([0-9]+).*/\1/' <<<"$line")
-		f=$(sed -E 's/.*Failures: ([0-9]+), Errors: ([0-9]+).*/\1+\2/' <<<"$line")
-		f=$((f))
-		passed=$((passed + n - f)); failed=$((failed + f))
-	else
+	recs=
+	[ -s "$res/$s.xml" ] && recs=$(awk -v prefix="$res/$s" -f tests/lib/ckxml.awk "$res/$s.xml")
+	nrec=$(grep -c . <<<"$recs")
+	nout=$(ls "$res/out/$s".*.out 2>/dev/null | wc -l)
+	if [ -z "$line" ] || [ "$nrec" = 0 ]; then
+		# No result at all: the suite died before or outside its tests.
 		failed=$((failed + 1))
+		printf '%s\n' "$out" >"$res/out/$s.suite.out"
+		echo "the suite itself failed (exit $rc) before it could report its tests" >"$res/$s.suite.msg"
+		printf 'check\t%s\t(suite)\tfail\t%s\t%s\t%s\n' "$s" "$t" "$res/$s.suite.msg" "$res/out/$s.suite.out" \
+			>>"$res/results.tsv"
+		echo "$s: FAIL: the suite itself failed (exit $rc); everything it printed:"
+		show "$res/out/$s.suite.out"
+		echo "$s: no result"
+		continue
 	fi
-	if [ $rc -ne 0 ]; then
-		printf '%s\n' "$out" | grep -vE '^(Running suite|[0-9]+%: Checks)' | sed "s|^|  $(basename "$t"): |"
-		[ -n "$line" ] || echo "  $(basename "$t"): the suite itself failed (exit $rc)"
+	while IFS=$'\t' read -r seq st id where tcase; do
+		o=$res/out/$s.$seq.out
+		# Outputs are matched to tests by the order they ran; if the counts
+		# disagree the match cannot be trusted: keep the suite's whole output.
+		[ "$nout" = "$nrec" ] || { printf '%s\n' "$out" >"$res/out/$s.suite.out"; o=$res/out/$s.suite.out; }
+		printf 'check\t%s\t%s\t%s\t%s\t%s\t%s\n' "$s" "$id" "$st" "$where" "$res/$s.$seq.msg" "$o" >>"$res/results.tsv"
+		if [ "$st" = pass ]; then
+			passed=$((passed + 1))
+			continue
+		fi
+		failed=$((failed + 1))
+		echo "$where: FAIL $id ($s, case $tcase):"
+		sed 's/^/    /' "$res/$s.$seq.msg"
+		if [ -s "$o" ] && [ "$o" != "$res/out/$s.suite.out" ]; then
+			echo "  what $id printed:"
+			show "$o"
+		fi
+	done <<<"$recs"
+	if [ "$nout" != "$nrec" ] && [ $rc -ne 0 ]; then
+		echo "  ($s printed, all tests together; $nout outputs for $nrec tests, so they could not be told apart:)"
+		show "$res/out/$s.suite.out"
 	fi
-	echo "$(basename "$t"): ${line:-no result}"
+	echo "$s: $line"
 done
 for tsv in "${tsvs[@]}"; do
-	out=$(tests/lib/scenarios.sh "$tsv" 2>&1); rc=$?
+	out=$(tests/lib/scenarios.sh "$tsv" "$res" 2>&1); rc=$?
 	printf '%s\n' "$out" | grep -v '^ok ' | grep -v '^scenarios:'
 	n=$(grep -c '^ok ' <<<"$out"); f=$(grep -c '^FAIL ' <<<"$out")
 	passed=$((passed + n)); failed=$((failed + f))
 	echo "$(basename "$tsv"): $n scenarios passed, $f failed"
 done
+spent=$(awk '{ s += $1 } END { printf "%d", s }' "$res/hang")
+[ "$spent" = 0 ] || echo "Tests and scenarios that hung or ran out of time cost ${spent} s (at most ${KTEST_HANG_BUDGET_S:-15} s a run; the rest were not run)."
 if [ $failed -gt 0 ] && [ -n "$exdir" ] && [ -d "$exdir" ]; then
 	todo=$(grep -rhoE 'TODO\("[^"]+", "[^"]*"\)' "$exdir" | sed -E 's/TODO\("([^"]+)", "([^"]*)"\)/  \1: \2/' | sort -u)
 	if [ -n "$todo" ]; then
@@ -47,5 +108,7 @@ if [ $failed -gt 0 ] && [ -n "$exdir" ] && [ -d "$exdir" ]; then
 		echo "$todo"
 	fi
 fi
+echo "$passed $failed" >"$res/summary"
+[ -z "$tmpres" ] || rm -rf "$tmpres"
 echo "$name: $passed passed, $failed failed"
 [ $failed -eq 0 ]

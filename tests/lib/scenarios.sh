@@ -1,45 +1,103 @@
 #!/bin/bash
-# scenarios.sh TSV - run each scenario of a table and check its outcome.
+# scenarios.sh TSV [RESULTS] - run each scenario of a table and check its outcome.
 #
 # Each line: SCRIPT <TAB> EXIT <TAB> PATTERN [<TAB> PATTERN]...
 # SCRIPT is run by $KSIM, with the ksim options that follow it if any
 # ("code/scenarios/x.ksh --no-lockdep"); EXIT is the status it must end with; every
 # PATTERN (an extended regex) must match somewhere in what it printed, or,
-# written !PATTERN, must not.  '#' lines are comments.
+# written !PATTERN, must not.  '#' lines are comments; the comment lines
+# right above a row say what the row checks, and a failure prints them.
+#
+# Prints "ok SCRIPT" or "FAIL SCRIPT (TSV:LINE): what differed", followed
+# by the row's comment, the lines a !PATTERN matched, and the end of the
+# output.  With RESULTS (a directory), also appends one line per row to
+# RESULTS/results.tsv (the format of runtests.sh) and keeps each row's
+# message and output there.
+#
+# A scenario still running after 10 s is killed; the seconds lost count
+# against $KTEST_HANG_FILE's budget (ktest.h), shared with the Check suites.
 set -u
-tsv=$1
-status=0 timeouts=0
-while IFS=$'\t' read -r script want rest; do
-	case $script in ''|'#'*) continue ;; esac
-	# Two runs killed for time: the code under test loops; the rest would
-	# only take 10 s each to say so again.
-	if [ $timeouts -ge 2 ]; then
-		echo "FAIL $script: not run: two scenarios before it ran out of time"
+tsv=$1 res=${2:-}
+budget=${KTEST_HANG_BUDGET_S:-15}
+status=0 lineno=0 why=() row=0
+[ -z "$res" ] || mkdir -p "$res/out"
+
+# The seconds left of the hang budget (integer; 1000 without a budget file).
+hang_left() {
+	[ -n "${KTEST_HANG_FILE:-}" ] || { echo 1000; return; }
+	awk -v b="$budget" '{ s += $1 } END { printf "%d\n", b - s }' "$KTEST_HANG_FILE" 2>/dev/null || echo "$budget"
+}
+
+# record STATUS SCRIPT MESSAGE OUTPUT - one row's outcome into RESULTS.
+record() {
+	[ -n "$res" ] || return 0
+	local base=$res/scenarios.$row
+	printf '%s\n' "$3" >"$base.msg"
+	printf '%s\n' "$4" >"$res/out/scenarios.$row.out"
+	printf 'scenario\t%s\t%s\t%s\t%s:%d\t%s\t%s\n' "$(basename "$tsv")" "$2" "$1" "$tsv" "$lineno" \
+		"$base.msg" "$res/out/scenarios.$row.out" >>"$res/results.tsv"
+}
+
+while IFS= read -r line || [ -n "$line" ]; do
+	lineno=$((lineno + 1))
+	case $line in
+	# A comment with a tab is the table's column legend, not a row's reason.
+	'#'*$'\t'*) continue ;;
+	'#'*) why+=("${line###}"); continue ;;
+	'') why=(); continue ;;
+	esac
+	IFS=$'\t' read -r script want rest <<<"$line"
+	row=$((row + 1))
+	comment=$(printf '%s\n' "${why[@]}" | sed 's/^ *//' | paste -sd ' ')
+	why=()
+	left=$(hang_left)
+	if [ "$left" -le 0 ]; then
+		msg="not run: scenarios and tests of this stage already ran out of time for ${budget} s in all; fix the hang the first of them shows"
+		echo "FAIL $script ($tsv:$lineno): $msg"
+		record fail "$script" "$msg" ""
 		status=1
 		continue
 	fi
 	read -r path opts <<<"$script"
+	limit=$((left < 10 ? (left < 1 ? 1 : left) : 10))
+	start=$(date +%s.%N)
 	# shellcheck disable=SC2086 # opts: ksim options, words
-	out=$(timeout -k 5 10 $KSIM $opts "$path" 2>&1); rc=$?
-	[ $rc = 124 ] && timeouts=$((timeouts + 1)) && out="$out
-(killed after 10 s: an endless loop in your code, or a wait that nothing ends?)"
-	bad=
+	out=$(timeout -k 5 $limit $KSIM $opts "$path" 2>&1); rc=$?
+	took=$(awk -v a="$start" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')
+	if [ $rc = 124 ] || [ $rc = 137 ]; then
+		[ -z "${KTEST_HANG_FILE:-}" ] || echo "$limit" >>"$KTEST_HANG_FILE"
+		out="$out
+(killed after $limit s: an endless loop in your code, or a wait that nothing ends?)"
+	elif [ "$rc" != "$want" ] && { [ $rc = 4 ] || grep -q 'BUG: soft lockup' <<<"$out"; }; then
+		# A hang the watchdogs caught, where none was due: its time counts too.
+		[ -z "${KTEST_HANG_FILE:-}" ] || echo "$took" >>"$KTEST_HANG_FILE"
+	fi
+	bad= shown=
 	[ "$rc" = "$want" ] || bad="exit $rc, expected $want"
 	IFS=$'\t' read -r -a pats <<<"$rest"
 	for p in "${pats[@]}"; do
 		[ -n "$p" ] || continue
 		if [ "${p:0:1}" = '!' ]; then
-			grep -qE -- "${p:1}" <<<"$out" && bad="${bad:+$bad; }printed /${p:1}/"
+			if grep -qE -- "${p:1}" <<<"$out"; then
+				bad="${bad:+$bad; }printed /${p:1}/"
+				shown+="  printed /${p:1}/ here:"$'\n'$(grep -nE -- "${p:1}" <<<"$out" | head -n 5 | sed 's/^/    | line /')$'\n'
+			fi
 		else
 			grep -qE -- "$p" <<<"$out" || bad="${bad:+$bad; }did not print /$p/"
 		fi
 	done
 	if [ -n "$bad" ]; then
-		echo "FAIL $script: $bad"
+		msg="$bad"
+		[ -z "$comment" ] || msg+=$'\n'"  what this row checks: $comment"
+		[ -z "$shown" ] || msg+=$'\n'"${shown%$'\n'}"
+		echo "FAIL $script ($tsv:$lineno): $msg"
+		echo "  its output (last 25 lines):"
 		printf '%s\n' "$out" | tail -n 25 | sed 's/^/    | /'
+		record fail "$script" "$msg" "$out"
 		status=1
 	else
 		echo "ok $script"
+		record pass "$script" "" "$out"
 	fi
 done < "$tsv"
 exit $status

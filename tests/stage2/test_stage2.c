@@ -16,13 +16,8 @@
 #define DELETE "/sys/block/sda/device/delete"
 #define CLICKS "/sys/devices/mouse0/clicks"
 
-/* Fail naming the exercise whose stub ran, if one did. */
-static void assert_no_todo(void)
-{
-	const char *todo = exercise_pending();
-
-	ck_assert_msg(todo == NULL, "exercise not done yet: %s (see the TODO in exercises/stage2/)", todo);
-}
+/* Fail naming the exercise whose stub ran, if one did (at the caller's line). */
+#define assert_no_todo() ck_assert_exercises_done("exercises/stage2/")
 
 /*
  * A module of our own, never loaded: try_module_get() and module_put()

@@ -34,7 +34,8 @@ static int mouse_unplug(const char *devname)
 		return -ENODEV;
 	device_remove_file(&m->dev, &dev_attr_clicks);
 	TODO("mouse_unplug", "unregister the device, and leave the freeing to mouse_release()");
-	device_unregister(&m->dev); kfree(m);
+	device_unregister(&m->dev);
+	kfree(m);
 	return 0;
 }
 

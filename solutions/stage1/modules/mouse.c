@@ -37,7 +37,8 @@ static int mouse_unplug(const char *devname)
 	device_remove_file(&m->dev, &dev_attr_clicks);
 	/* BEGIN EXERCISE mouse_unplug: unregister the device, and leave the freeing to mouse_release() */
 	device_unregister(&m->dev);
-	/* STUB: device_unregister(&m->dev); kfree(m); */
+	/* STUB: device_unregister(&m->dev); */
+	/* STUB: kfree(m); */
 	/* END EXERCISE */
 	return 0;
 }

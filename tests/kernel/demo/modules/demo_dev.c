@@ -7,6 +7,7 @@
 #include "demo.h"
 #include "hotplug.h"
 #include "module.h"
+#include "slab.h"
 
 /*
  *   /sys/demo/value        read/write: an integer (a store that is not one: -EINVAL)
@@ -16,6 +17,10 @@
  *   /sys/demo/oops         a store that writes through a NULL pointer
  *   /sys/demo/warn         a store that WARNs and carries on
  *   /sys/demo/overflow     a store that overflows a signed int (UBSan's control case)
+ *   /sys/demo/free         a store that frees a buffer: the second write frees it
+ *                          again (the slab's double-free report)
+ *   /sys/demo/spin         a store that never returns and never sleeps (the
+ *                          soft-lockup detector's case)
  *   plug demoN / unplug demoN   add / remove /sys/devices/demoN/name
  */
 static pthread_mutex_t value_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -111,6 +116,31 @@ static ssize_t overflow_store(void *data, const char *buf, size_t len)
 	return len;
 }
 
+/* Allocated by the first write to /sys/demo/free, and freed by every write. */
+static void *demo_buf;
+
+static ssize_t free_store(void *data, const char *buf, size_t len)
+{
+	(void)data;
+	(void)buf;
+	if (!demo_buf)
+		demo_buf = kmalloc(24, "demo_buf");
+	kfree(demo_buf);
+	return len;
+}
+
+/* A count that nothing changes: the store spins on it for ever. */
+static volatile int demo_spin_done;
+
+static ssize_t spin_store(void *data, const char *buf, size_t len)
+{
+	(void)data;
+	(void)buf;
+	while (!demo_spin_done)
+		;
+	return len;
+}
+
 static const struct {
 	const char *path;
 	demo_show_t show;
@@ -122,6 +152,8 @@ static const struct {
 	{ "/sys/demo/oops", NULL, oops_store },
 	{ "/sys/demo/warn", NULL, warn_store },
 	{ "/sys/demo/overflow", NULL, overflow_store },
+	{ "/sys/demo/spin", NULL, spin_store },
+	{ "/sys/demo/free", NULL, free_store },
 };
 
 /* ---- the hot-plug bus: one file per device, gone at unplug ---- */
