@@ -112,6 +112,15 @@ static struct task_struct *sample(long now, long *stuck_ms)
 	return stuck;
 }
 
+/* The wall clock in ms: under the controlled scheduler jiffies_ms() is virtual and stands still while a task spins. */
+static long real_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000L + ts.tv_nsec / 1000000L;
+}
+
 static void *softlockupd(void *unused)
 {
 	struct timespec tick = { 0, SAMPLE_MS * 1000000L };
@@ -121,7 +130,7 @@ static void *softlockupd(void *unused)
 	(void)unused;
 	for (;;) {
 		nanosleep(&tick, NULL);
-		t = sample(jiffies_ms(), &stuck_ms);
+		t = sample(real_ms(), &stuck_ms);
 		if (!t)
 			continue;
 		/* The kernel's words; its watchdog prefixes "watchdog: " to all it prints. */

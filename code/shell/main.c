@@ -216,11 +216,15 @@ static void boot(const struct options *o, const char *argv0)
 		watchdog_set_limit(o->hung_ms);
 	}
 	workqueue_init();
-	if (!o->sched) {
-		/* Controlled, the scheduler sees a deadlock and a spin itself. */
+	/*
+	 * Controlled, the scheduler sees a deadlock itself, and a spin through
+	 * schedule points (its step budget); a spin between them holds the
+	 * baton for ever, and only the soft-lockup watchdog's own thread, on
+	 * the wall clock, can see it.
+	 */
+	if (!o->sched)
 		watchdog_start(o->hung_ms);
-		softlockup_start(0);
-	}
+	softlockup_start(0);
 	set_module_dir(argv0);
 	stage_init();
 	if (o->trace) {

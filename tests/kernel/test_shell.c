@@ -313,6 +313,21 @@ START_TEST(store_that_spins_is_a_soft_lockup)
 }
 END_TEST
 
+/* Under the controlled scheduler a spin between schedule points holds the baton for ever: the wall-clock watchdog still sees it. */
+START_TEST(store_that_spins_is_a_soft_lockup_under_the_controlled_scheduler)
+{
+	struct ksim_run r;
+
+	setenv("KSIM_SOFTLOCKUP_TIMEOUT_MS", "1000", 1);
+	run(&r, SCRIPTS "softlockup.ksim", "--sched nonpreemptive");
+	ck_assert_status(&r, 3);
+	ck_assert_err(&r, "watchdog: BUG: soft lockup - CPU#0 stuck for ");
+	ck_assert_err(&r, "spin_store+0x");
+	ck_assert_msg(r.seconds < 4, "the soft lockup of a 1 s limit was reported after %.1f s", r.seconds);
+	ksim_run_free(&r);
+}
+END_TEST
+
 START_TEST(store_that_sleeps_past_the_soft_lockup_limit_is_not_stuck)
 {
 	struct ksim_run r;
@@ -469,6 +484,7 @@ static Suite *shell_suite(void)
 	tcase_add_test(tc, hung_timeout_command_sets_the_limit);
 	tcase_add_test(tc, oops_ends_the_run_with_3);
 	tcase_add_test(tc, store_that_spins_is_a_soft_lockup);
+	tcase_add_test(tc, store_that_spins_is_a_soft_lockup_under_the_controlled_scheduler);
 	tcase_add_test(tc, double_free_names_the_object_and_both_frees);
 	tcase_add_test(tc, store_that_sleeps_past_the_soft_lockup_limit_is_not_stuck);
 	tcase_add_test(tc, warn_runs_to_the_end_then_exits_3);
