@@ -20,13 +20,11 @@ void stage_init(void)
 	}
 }
 
-/* One counter that must be back to zero: report it if it is not. */
-static int verify_zero(atomic_int *counter, const char *what)
+/* One count that must be back to zero: report it if it is not. */
+static int verify_zero(long n, const char *what)
 {
-	int n = atomic_load(counter);
-
 	if (n)
-		printk("stage_verify: %d %s", n, what);
+		printk("stage_verify: %ld %s", n, what);
 	return n != 0;
 }
 
@@ -47,8 +45,8 @@ int stage_verify(void)
 {
 	int left = verify_report();
 
-	left += verify_zero(&sysfs_active_refs, "active references still held (a get without a put?)");
-	left += verify_zero(&sysfs_open_files, "files still open");
+	left += verify_zero(percpu_counter_sum(&sysfs_active_refs), "active references still held (a get without a put?)");
+	left += verify_zero(atomic_load(&sysfs_open_files), "files still open");
 	if (left)
 		printk("stage_verify: %d reference%s left after the scenario", left, left == 1 ? "" : "s");
 	return left;
