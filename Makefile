@@ -162,7 +162,7 @@ $(BUILD)/stage0/%.so: tests/kernel/demo/modules/%.c $(KERNEL_HDR) $(wildcard tes
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -Itests/kernel/demo $(MODFLAGS) -shared -o $@ $<
 
-include $(sort $(wildcard code/tools/*.mk tests/*/*.mk chapters/*.mk figures/*.mk))
+include $(sort $(wildcard code/tools/*.mk code/bench/*.mk tests/*/*.mk chapters/*.mk figures/*.mk))
 
 # ---------------------------------------------------------------- exercises
 # solutions/ is the single source; exercises/ is generated from it and

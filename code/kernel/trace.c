@@ -173,6 +173,55 @@ static char *put_str(char *p, const char *end, const char *s)
 	return p + n;
 }
 
+/*
+ * format_tail - fmt with its arguments at p, up to end, for the
+ * conversions the events use (%s %d %u %ld %lu %%); NULL at anything
+ * else, and the caller falls back to vsnprintf().  Half the cost of an
+ * event was vsnprintf()'s.
+ */
+static char *format_tail(char *p, const char *end, const char *fmt, va_list ap)
+{
+	for (; *fmt && p < end; fmt++) {
+		bool is_long = false;
+		long v;
+
+		if (*fmt != '%') {
+			*p++ = *fmt;
+			continue;
+		}
+		if (*++fmt == 'l' && fmt[1]) {
+			is_long = true;
+			fmt++;
+		}
+		switch (*fmt) {
+		case 's':
+			p = put_str(p, end, va_arg(ap, const char *));
+			break;
+		case 'd':
+			v = is_long ? va_arg(ap, long) : va_arg(ap, int);
+			if (v < 0) {
+				*p++ = '-';
+				p = put_ulong(p, -(unsigned long)v);
+			} else {
+				p = put_ulong(p, v);
+			}
+			break;
+		case 'u':
+			p = put_ulong(p, is_long ? va_arg(ap, unsigned long) : va_arg(ap, unsigned int));
+			break;
+		case '%':
+			if (!is_long) {
+				*p++ = '%';
+				break;
+			}
+			return NULL;
+		default:
+			return NULL;
+		}
+	}
+	return p;
+}
+
 void __trace_event(const char *event, const char *object, const char *fmt, ...)
 {
 	va_list ap;
@@ -197,14 +246,22 @@ void __trace_event(const char *event, const char *object, const char *fmt, ...)
 		*p++ = ' ';
 		p = put_str(p, end - 1, object);
 		if (fmt && *fmt) {
+			char *q;
 			int n;
 
 			*p++ = ' ';
 			va_start(ap, fmt);
-			n = vsnprintf(p, end - p, fmt, ap);
+			q = format_tail(p, end - 24, fmt, ap);	/* room for one more number */
 			va_end(ap);
-			if (n > 0)
-				p += n < end - p ? n : end - p - 1;
+			if (q) {
+				p = q;
+			} else {
+				va_start(ap, fmt);
+				n = vsnprintf(p, end - p, fmt, ap);
+				va_end(ap);
+				if (n > 0)
+					p += n < end - p ? n : end - p - 1;
+			}
 		}
 		*p++ = '\n';
 		atomic_store_explicit(&trace_len, p - trace_buf, memory_order_relaxed);

@@ -76,10 +76,18 @@ bool trace_enabled(void);
  */
 extern atomic_bool trace_active;
 void __trace_event(const char *event, const char *object, const char *fmt, ...) __printf(3, 4);
+#ifdef KSIM_TRACE_COMPILED_OUT
+/* For `make bench` only: the events gone, their arguments still type-checked. */
+#define trace_event(event, object, ...) do {						\
+	if (0)										\
+		__trace_event(event, object, __VA_ARGS__);				\
+} while (0)
+#else
 #define trace_event(event, object, ...) do {						\
 	if (__builtin_expect(atomic_load_explicit(&trace_active, memory_order_relaxed), 0))	\
 		__trace_event(event, object, __VA_ARGS__);				\
 } while (0)
+#endif
 
 /*
  * trace_name - a stable trace name for a new object: writes "kind:name" to
