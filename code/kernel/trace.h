@@ -76,15 +76,15 @@ bool trace_enabled(void);
  */
 extern atomic_bool trace_active;
 void __trace_event(const char *event, const char *object, const char *fmt, ...) __printf(3, 4);
-#ifdef KSIM_TRACE_COMPILED_OUT
-/* For `make bench` only: the events gone, their arguments still type-checked. */
+#ifndef KSIM_TRACE_COMPILED_OUT
 #define trace_event(event, object, ...) do {						\
-	if (0)										\
+	if (__builtin_expect(atomic_load_explicit(&trace_active, memory_order_relaxed), 0))	\
 		__trace_event(event, object, __VA_ARGS__);				\
 } while (0)
 #else
+/* For `make bench` only: the events gone, their arguments still type-checked. */
 #define trace_event(event, object, ...) do {						\
-	if (__builtin_expect(atomic_load_explicit(&trace_active, memory_order_relaxed), 0))	\
+	if (0)										\
 		__trace_event(event, object, __VA_ARGS__);				\
 } while (0)
 #endif
