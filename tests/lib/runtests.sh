@@ -16,8 +16,31 @@ while [ $# -gt 0 ]; do
 done
 passed=0 failed=0
 export CK_DEFAULT_TIMEOUT=${CK_DEFAULT_TIMEOUT:-20}
+
+# The suites and tables spend most of their time asleep (delay points, a
+# scenario's sleep, the watchdog's limit), so they run side by side, at
+# most RUNTESTS_JOBS at once (default 3); their reports are printed
+# afterwards, in the order given, so the output reads the same.
+jobs=${RUNTESTS_JOBS:-3}
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/runtests.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+i=0
 for t in "$@"; do
-	out=$("$t" 2>&1); rc=$?
+	i=$((i + 1))
+	while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do wait -n; done
+	( "$t" > "$tmp/$i.out" 2>&1; echo $? > "$tmp/$i.rc" ) &
+done
+for tsv in "${tsvs[@]}"; do
+	i=$((i + 1))
+	while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do wait -n; done
+	( tests/lib/scenarios.sh "$tsv" > "$tmp/$i.out" 2>&1; echo $? > "$tmp/$i.rc" ) &
+done
+wait
+
+i=0
+for t in "$@"; do
+	i=$((i + 1))
+	out=$(cat "$tmp/$i.out"); rc=$(cat "$tmp/$i.rc")
 	line=$(printf '%s\n' "$out" | grep -E '^[0-9]+%: Checks: ' | tail -n 1)
 	if [ -n "$line" ]; then
 		n=$(sed -E 's/.*Checks: ([0-9]+).*/\1/' <<<"$line")
@@ -34,7 +57,8 @@ for t in "$@"; do
 	echo "$(basename "$t"): ${line:-no result}"
 done
 for tsv in "${tsvs[@]}"; do
-	out=$(tests/lib/scenarios.sh "$tsv" 2>&1); rc=$?
+	i=$((i + 1))
+	out=$(cat "$tmp/$i.out")
 	printf '%s\n' "$out" | grep -v '^ok ' | grep -v '^scenarios:'
 	n=$(grep -c '^ok ' <<<"$out"); f=$(grep -c '^FAIL ' <<<"$out")
 	passed=$((passed + n)); failed=$((failed + f))
