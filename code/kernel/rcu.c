@@ -48,7 +48,7 @@ void synchronize_rcu(void)
 		BUG_ON(membarrier(MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED) != 0 ||
 		       membarrier(MEMBARRIER_CMD_PRIVATE_EXPEDITED) != 0);
 	}
-	atomic_thread_fence(memory_order_seq_cst);
+	atomic_fetch_add(&rcu_gp_ctr, 0);	/* a full barrier (ThreadSanitizer refuses atomic_thread_fence) */
 	for (int cpu = 0; cpu < NR_CPUS; cpu++)
 		while (rcu_older(atomic_load_explicit(&rcu_data[cpu].ctr, memory_order_acquire), gp)) {
 			sched_point();

@@ -49,14 +49,14 @@ static inline void rcu_read_lock(void)
 	cpu = smp_processor_id();
 	if (__builtin_expect(cpu == PERCPU_SHARED, 0))
 		atomic_fetch_add(&rcu_data[cpu].ctr, 1);
+	else if (__builtin_expect(atomic_load_explicit(&rcu_reader_fences, memory_order_relaxed), 0))
+		/* No membarrier(2): a locked exchange orders the store before our later loads. */
+		atomic_exchange(&rcu_data[cpu].ctr, atomic_load_explicit(&rcu_gp_ctr, memory_order_relaxed));
 	else
 		atomic_store_explicit(&rcu_data[cpu].ctr,
 				      atomic_load_explicit(&rcu_gp_ctr, memory_order_relaxed),
 				      memory_order_release);
-	if (atomic_load_explicit(&rcu_reader_fences, memory_order_relaxed))
-		atomic_thread_fence(memory_order_seq_cst);
-	else
-		atomic_signal_fence(memory_order_seq_cst);
+	atomic_signal_fence(memory_order_seq_cst);	/* the compiler keeps the section inside */
 }
 
 /* Release: what the section did is seen by a grace period that sees it ended. */
