@@ -1,30 +1,34 @@
 /* percpu.c - the slots threads own as their "CPU", and the per-CPU memory in each. */
 #include <pthread.h>
 #include <string.h>
-#include <valgrind/helgrind.h>
 #include "percpu.h"
 
 char percpu_base[NR_CPUS + 1][PERCPU_AREA] __attribute__((aligned(SMP_CACHE_BYTES)));
 _Thread_local int percpu_this_cpu = -1;
 
-/* Who owns each slot: 0 free, 1 owned.  Claimed with a compare-and-swap, given back at thread exit. */
-static atomic_int cpu_owned[NR_CPUS];
+/*
+ * Who owns each slot.  Claimed and given back under a mutex: it happens
+ * once per thread, and a mutex is what helgrind and drd understand, so
+ * they see the old owner's writes to the slot ordered before the new
+ * owner's (a compare-and-swap would be a plain access to them).
+ */
+static bool cpu_owned[NR_CPUS];
+static pthread_mutex_t cpu_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_key_t cpu_key;
 static pthread_once_t cpu_key_once = PTHREAD_ONCE_INIT;
 
 /*
  * The slot goes back when its thread ends; its counts stay.  The next
  * owner carries on from them: a count is the sum over the slots, whoever
- * wrote each part.  The annotations tell helgrind and drd that the old
- * owner's writes come before the new owner's (the compare-and-swap says it
- * to the hardware, but they do not read atomics as ordering anything).
+ * wrote each part.
  */
 static void cpu_release(void *arg)
 {
 	int cpu = (int)(intptr_t)arg - 1;
 
-	ANNOTATE_HAPPENS_BEFORE(&cpu_owned[cpu]);
-	atomic_store_explicit(&cpu_owned[cpu], 0, memory_order_release);
+	pthread_mutex_lock(&cpu_lock);
+	cpu_owned[cpu] = false;
+	pthread_mutex_unlock(&cpu_lock);
 	percpu_this_cpu = -1;
 }
 
@@ -35,18 +39,18 @@ static void cpu_key_init(void)
 
 int percpu_claim_cpu(void)
 {
-	pthread_once(&cpu_key_once, cpu_key_init);
-	for (int cpu = 0; cpu < NR_CPUS; cpu++) {
-		int free = 0;
+	int cpu;
 
-		if (atomic_compare_exchange_strong_explicit(&cpu_owned[cpu], &free, 1, memory_order_acquire,
-							    memory_order_relaxed)) {
-			ANNOTATE_HAPPENS_AFTER(&cpu_owned[cpu]);
-			pthread_setspecific(cpu_key, (void *)(intptr_t)(cpu + 1));
-			return percpu_this_cpu = cpu;
-		}
-	}
-	return percpu_this_cpu = PERCPU_SHARED;
+	pthread_once(&cpu_key_once, cpu_key_init);
+	pthread_mutex_lock(&cpu_lock);
+	for (cpu = 0; cpu < NR_CPUS && cpu_owned[cpu]; cpu++)
+		;
+	if (cpu < NR_CPUS)
+		cpu_owned[cpu] = true;
+	pthread_mutex_unlock(&cpu_lock);
+	if (cpu < NR_CPUS)
+		pthread_setspecific(cpu_key, (void *)(intptr_t)(cpu + 1));
+	return percpu_this_cpu = cpu;
 }
 
 /* The allocator: one byte per 8-byte unit of an area, 1 where a unit is in use.  Allocation is rare. */
