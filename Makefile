@@ -83,7 +83,7 @@ $(BUILD)/shell/%.o: code/shell/%.c $(KERNEL_HDR) $(wildcard code/shell/*.h)
 #
 # stage_layers(N, own) - the directories, lowest first; own is the directory
 # tree (solutions or exercises) used for stage N itself.
-stage_layers = $(foreach k,$(shell seq 1 $(1)),code/stage$(k) \
+stage_layers = $(foreach k,$(wordlist 1,$(1),1 2 3 4 5 6 7 8 9),code/stage$(k) \
 	$(if $(filter $(k),$(1)),$(2),solutions)/stage$(k))
 overlay = $(strip $(foreach f,$(sort $(notdir $(foreach l,$(call stage_layers,$(1),$(2)),$(wildcard $(l)/$(3)*.c)))),\
 	$(lastword $(foreach l,$(call stage_layers,$(1),$(2)),$(wildcard $(l)/$(3)$(f))))))
@@ -108,17 +108,21 @@ S$(1)_$(2)_MODS := $$(patsubst %.c,$(3)/%.so,$$(notdir $$(S$(1)_$(2)_MODSRC)))
 S$(1)_$(2)_HDR := $$(call overlay_hdr,$(1),$(2)) $$(KERNEL_HDR)
 S$(1)_$(2)_CFLAGS := $$(CFLAGS) $$(call overlay_inc,$(1),$(2)) -DKSIM_STAGE=$(1) -DKSIM_SOLUTIONS=$(4)
 
-$(3)/ksim: $$(KERNEL_OBJ) $$(SHELL_OBJ) $$(S$(1)_$(2)_SRC) $$(S$(1)_$(2)_HDR) $$(S$(1)_$(2)_MODS)
+# ksim is the runner linked with the stage's objects, all of them (modules
+# call into the stage by name), compiled once for it and the Check suites.
+$(3)/ksim: $$(KERNEL_OBJ) $$(SHELL_OBJ) $(3)/stage.a $$(S$(1)_$(2)_MODS)
 	@mkdir -p $$(@D)
-	@$$(OVERLAY_CC) $$(S$(1)_$(2)_CFLAGS) -o $$@ $$(KERNEL_OBJ) $$(SHELL_OBJ) $$(S$(1)_$(2)_SRC) $$(LDFLAGS) $$(LDLIBS) \
-		|| { echo "BUILD ERROR: stage $(1) ($(2)) does not compile; fix the first error above." >&2; false; }
+	@$$(CC) $$(S$(1)_$(2)_CFLAGS) -o $$@ $$(KERNEL_OBJ) $$(SHELL_OBJ) \
+		-Wl,--whole-archive $(3)/stage.a -Wl,--no-whole-archive $$(LDFLAGS) $$(LDLIBS) \
+		|| { echo "BUILD ERROR: stage $(1) ($(2)) does not link; fix the first error above." >&2; false; }
 	@echo "  LD      $$@"
 
-# The stage's objects without the runner's main(), for the Check suites.
+# The stage's objects without the runner's main(), for ksim and the Check suites.
 $(3)/stage.a: $$(S$(1)_$(2)_SRC) $$(S$(1)_$(2)_HDR)
 	@mkdir -p $$(@D)/obj
 	@rm -f $$@
-	@$$(foreach c,$$(S$(1)_$(2)_SRC),$$(OVERLAY_CC) $$(S$(1)_$(2)_CFLAGS) -c $$(c) -o $$(@D)/obj/$$(notdir $$(c:.c=.o)) &&) true
+	@{ $$(foreach c,$$(S$(1)_$(2)_SRC),$$(OVERLAY_CC) $$(S$(1)_$(2)_CFLAGS) -c $$(c) -o $$(@D)/obj/$$(notdir $$(c:.c=.o)) &&) true; } \
+		|| { echo "BUILD ERROR: stage $(1) ($(2)) does not compile; fix the first error above." >&2; false; }
 	@echo "  AR      $$@"
 	@ar rcs $$@ $$(patsubst %.c,$$(@D)/obj/%.o,$$(notdir $$(S$(1)_$(2)_SRC)))
 
@@ -166,7 +170,7 @@ $(BUILD)/stage0/%.so: tests/kernel/demo/modules/%.c $(KERNEL_HDR) $(wildcard tes
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -Itests/kernel/demo $(MODFLAGS) -shared -o $@ $<
 
-include $(sort $(wildcard code/tools/*.mk tests/*/*.mk chapters/*.mk figures/*.mk code/realkernel/*.mk))
+include $(sort $(wildcard code/tools/*.mk code/bench/*.mk tests/*/*.mk chapters/*.mk figures/*.mk code/realkernel/*.mk))
 
 # ---------------------------------------------------------------- exercises
 # solutions/ is the single source; exercises/ is generated from it and

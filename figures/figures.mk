@@ -5,6 +5,8 @@
 # code/tools/mkfigures.sh runs the scenarios with --trace and writes NAME.dot
 # and NAME.svg.  Both are committed, so a reader without Graphviz still sees
 # the pictures, and check-figures fails when they no longer match the code.
+# figures/bench-* are make bench's (code/bench/bench.mk): measured, not
+# drawn from traces, so neither target touches or compares them.
 # Figures come from the plain reference build only: a sanitizer build prints
 # its own reports instead of the simulated kernel's, so its traces differ.
 
@@ -29,6 +31,7 @@ figures: $(FIG_DEPS)
 	@for f in build/figures-new/*; do \
 	  cmp -s "$$f" "figures/$${f##*/}" || { cp "$$f" figures/ && echo "  FIG     figures/$${f##*/}"; }; done
 	@for f in figures/*.dot figures/*.svg; do \
+	  case $${f##*/} in bench-*) continue ;; esac; \
 	  [ ! -e "$$f" ] || [ -e "build/figures-new/$${f##*/}" ] || { rm "$$f" && echo "  RM      $$f"; }; done
 	@echo "figures/ is up to date ($$(ls build/figures-new/*.svg | wc -l) figures)"
 
@@ -36,8 +39,8 @@ CHECK_TARGETS += check-figures
 check-figures: $(FIG_DEPS)
 	@rm -rf build/figures-fresh
 	@$(MKFIGURES) build/figures-fresh build/figures-fresh-traces
-	@diff -r -q -x figures.list -x figures.mk figures build/figures-fresh >/dev/null || { \
-	  diff -r -q -x figures.list -x figures.mk figures build/figures-fresh | head -20; \
+	@diff -r -q -x figures.list -x figures.mk -x "bench-*" figures build/figures-fresh >/dev/null || { \
+	  diff -r -q -x figures.list -x figures.mk -x "bench-*" figures build/figures-fresh | head -20; \
 	  echo "check-figures: figures/ is stale: run make figures and commit" >&2; exit 1; }
 	@echo "check-figures: figures/ matches the scenarios ($$(ls build/figures-fresh/*.svg | wc -l) figures)"
 else

@@ -442,7 +442,7 @@ static void oops_fault(int sig, siginfo_t *si, void *ctx)
 	if (sig == SIGSEGV && addr == rip)
 		err = err < 0 ? 0x10 : err | 0x10;
 	n = unwind(rip, r[REG_RSP], r[REG_RBP], frames, OOPS_MAX_FRAMES);
-	oops_skip_trace = in_function(frames, n, "trace_event");
+	oops_skip_trace = in_function(frames, n, "__trace_event");
 	sprint_symbol(ripsym, sizeof(ripsym), rip);
 	if (sig == SIGSEGV && slab_lookup_freed(addr, &name, &size, &start, &freed_by)) {
 		char who[160];
@@ -484,7 +484,7 @@ void __bug(const char *file, int line, const char *cond)
 
 	oops_enter();
 	n = unwind_here(frames, OOPS_MAX_FRAMES);
-	oops_skip_trace = in_function(frames, n, "trace_event");
+	oops_skip_trace = in_function(frames, n, "__trace_event");
 	printk("------------[ cut here ]------------");
 	printk("kernel BUG at %s:%d!", file, line);
 	if (cond)

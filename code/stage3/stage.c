@@ -20,13 +20,11 @@ void stage_init(void)
 	}
 }
 
-/* One counter that must be back to zero: report it if it is not ("1 file", "2 files"). */
-static int verify_zero(atomic_int *counter, const char *one, const char *many)
+/* One count that must be back to zero: report it if it is not ("1 file", "2 files"). */
+static int verify_zero(long n, const char *one, const char *many)
 {
-	int n = atomic_load(counter);
-
 	if (n)
-		printk("stage_verify: %d %s", n, n == 1 ? one : many);
+		printk("stage_verify: %ld %s", n, n == 1 ? one : many);
 	return n != 0;
 }
 
@@ -47,9 +45,9 @@ int stage_verify(void)
 {
 	int left = verify_report();
 
-	left += verify_zero(&sysfs_active_refs, "active reference still held (a get without a put?)",
+	left += verify_zero(percpu_counter_sum(&sysfs_active_refs), "active reference still held (a get without a put?)",
 			    "active references still held (a get without a put?)");
-	left += verify_zero(&sysfs_open_files, "file still open", "files still open");
+	left += verify_zero(atomic_load(&sysfs_open_files), "file still open", "files still open");
 	if (left)
 		printk("stage_verify: %d reference%s left after the scenario", left, left == 1 ? "" : "s");
 	return left;

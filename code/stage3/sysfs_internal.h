@@ -2,6 +2,7 @@
 #ifndef KSIM_SYSFS_INTERNAL_H
 #define KSIM_SYSFS_INTERNAL_H
 
+#include "percpu.h"
 #include "sysfs.h"
 
 struct sysfs_dirent *sysfs_new_dirent(const char *name, enum sysfs_type type);
@@ -15,8 +16,11 @@ void sysfs_trace_create(struct sysfs_dirent *sd);
  */
 void sysfs_drop_dirent(struct sysfs_dirent *sd);
 
-/* Active references held right now, all nodes together (sysfs_active_acct.c), for stage_verify(). */
-extern atomic_int sysfs_active_refs;
+/*
+ * Active references held right now, all nodes together (sysfs_active_acct.c),
+ * for stage_verify(): percpu_counter_sum() once the tasks have stopped.
+ */
+extern struct percpu_counter sysfs_active_refs;
 /*
  * What every get and put of an active reference records, whatever s_active
  * is made of: sysfs_active_got() returns sd if ok (counted and traced as a

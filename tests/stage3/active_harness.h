@@ -78,9 +78,10 @@ static void *deactivator_main(void *arg)
 
 static void active_refs_back_to_zero(void)
 {
-	explore_assert(atomic_load(&sysfs_active_refs) == 0,
-		       "%d active reference(s) still held after every task ended (a get without a put, or a "
-		       "put lost)", atomic_load(&sysfs_active_refs));
+	long held = percpu_counter_sum(&sysfs_active_refs);
+
+	explore_assert(held == 0, "%ld active reference(s) still held after every task ended (a get without "
+		       "a put, or a put lost)", held);
 }
 
 static const struct explore_harness get_vs_deactivate = {

@@ -1,0 +1,51 @@
+# code/bench/bench.mk - `make bench`: what each lifetime design costs, measured, tabled and plotted.
+# Included by the top-level Makefile, which defines BUILD, CFLAGS, KERNEL_OBJ, the stages' S*_ variables.
+#
+# One part per stage (their sysfs functions share names, so they cannot
+# share a program), one for the kernel's own mechanisms, and stage 4 once
+# more with trace_event() compiled out; code/bench/bench.sh runs them, the
+# schedule explorer, merges the rows into one table and draws the plots
+# with gnuplot (figures/bench-*.svg, committed, with the machine named).
+
+BENCH_PACKAGES := gnuplot-nox
+BENCH_DIR := $(BUILD)/bench
+BENCH_CORE := code/bench/bench.c code/bench/bench.h
+BENCH_CFLAGS = -Icode/bench
+BENCH_PARTS := $(BENCH_DIR)/bench-kernel $(foreach n,$(STAGES),$(BENCH_DIR)/bench-stage$(n)) \
+	$(BENCH_DIR)/bench-stage4-notrace
+
+$(BENCH_DIR)/bench-kernel: code/bench/bench_kernel.c code/bench/era_sizes.h $(BENCH_CORE) $(KERNEL_OBJ)
+	@mkdir -p $(@D)
+	@$(CC) $(CFLAGS) $(BENCH_CFLAGS) -o $@ $< code/bench/bench.c $(KERNEL_OBJ) $(LDFLAGS) $(LDLIBS)
+	@echo "  BENCH   $@"
+
+# bench-stageN: the stage's own objects (stage.a), as the Check suites link them.
+define BENCH_STAGE
+$(BENCH_DIR)/bench-stage$(1): code/bench/bench_stage.c $(BENCH_CORE) $(BUILD)/stage$(1)/stage.a $(KERNEL_OBJ)
+	@mkdir -p $$(@D)
+	@$$(OVERLAY_CC) $$(S$(1)_solutions_CFLAGS) $(BENCH_CFLAGS) -o $$@ $$< code/bench/bench.c \
+		$(BUILD)/stage$(1)/stage.a $(KERNEL_OBJ) $(LDFLAGS) $(LDLIBS)
+	@echo "  BENCH   $$@"
+endef
+$(foreach n,$(STAGES),$(eval $(call BENCH_STAGE,$(n))))
+
+# Stage 4 with its trace events compiled out: the reference for "compiled in but off".
+$(BENCH_DIR)/bench-stage4-notrace: code/bench/bench_stage.c $(BENCH_CORE) $(S4_solutions_SRC) $(S4_solutions_HDR) $(KERNEL_OBJ)
+	@mkdir -p $(@D)
+	@$(OVERLAY_CC) $(S4_solutions_CFLAGS) $(BENCH_CFLAGS) -DKSIM_TRACE_COMPILED_OUT -o $@ $< code/bench/bench.c \
+		$(S4_solutions_SRC) $(KERNEL_OBJ) $(LDFLAGS) $(LDLIBS)
+	@echo "  BENCH   $@"
+
+$(BENCH_DIR)/.deps-ok:
+	@code/tools/deps.sh $(BENCH_PACKAGES)
+	@mkdir -p $(@D) && touch $@
+
+HELP += "bench            measure each design's get+put (ns, ratio to a bare atomic), drains, sizes; plots to figures/bench-*.svg"
+.PHONY: bench
+ifeq ($(SAN),)
+bench: $(BUILD)/.deps-ok $(BENCH_DIR)/.deps-ok $(BENCH_PARTS) $(BUILD)/stage4/tests/test_explore
+	@BENCH_DIR=$(BENCH_DIR) EXPLORE=$(BUILD)/stage4/tests/test_explore code/bench/bench.sh $(BENCH_PARTS)
+else
+bench:
+	@echo "bench: measures the plain build; run it without SAN=" >&2; exit 2
+endif
