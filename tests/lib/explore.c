@@ -14,6 +14,7 @@
 #include "ktest.h"
 #include "oops.h"
 #include "scheduler.h"
+#include "softlockup.h"
 #include "task.h"
 #include "trace.h"
 #include "watchdog.h"
@@ -21,6 +22,7 @@
 #define EXPLORE_RUN_SECONDS 5	/* wall clock for one run: past it, a task spins without schedule points */
 #define EXPLORE_BUDGET 200000UL	/* schedule points in one run before a soft lockup */
 #define EXIT_INVARIANT 1
+#define EXPLORE_SPIN_MS 2000	/* a task running this long without sleeping is a soft lockup */
 #define EXPLORE_DFS_CAP 2000000L	/* dfs schedules before giving up on exhausting the bound */
 
 const char *explore_argv0 = "the explorer";
@@ -149,6 +151,8 @@ static __noreturn void worker(const struct runner *rn, long runs)
 	dup2(rn->out, STDERR_FILENO);
 	if (explore_boot_hook)
 		explore_boot_hook();
+	/* A spin between schedule points holds the baton for ever: the wall-clock watchdog names it. */
+	softlockup_start(EXPLORE_SPIN_MS);
 	for (long k = 0; k < EXPLORE_BATCH && sh->run < runs; k++) {
 		if (!next_schedule(rn, &st))
 			break;
@@ -183,6 +187,7 @@ static int spawn(const struct runner *rn, long runs, const struct sched_strategy
 			printk("explore: cannot write the trace %s", rn->trace);
 		if (explore_boot_hook)
 			explore_boot_hook();
+		softlockup_start(EXPLORE_SPIN_MS);
 		run_here(rn, one);
 		trace_close();
 		_exit(0);
@@ -393,6 +398,13 @@ int explore(const struct explore_harness *h, const struct explore_opts *o, struc
 		if (rn.base.kind == SCHED_REPLAY) {
 			n = rn.base.nforced;
 			memcpy(forced, rn.base.forced, n);
+		} else if (status == 128 + SIGALRM || strstr(r->output, "soft lockup")) {
+			/*
+			 * A spin does not depend on the schedule, and each replay would
+			 * cost seconds: it is reported with the schedule it ran, unshrunk.
+			 */
+			n = rn.sh->log.ndecisions < SCHED_LOG_MAX ? rn.sh->log.ndecisions : SCHED_LOG_MAX;
+			r->repeats = true;
 		} else {
 			n = shrink(&rn, forced);
 			/* Once more, to leave the shrunk run's log and output behind. */
