@@ -38,6 +38,32 @@ static inline void kref_get(struct kref *kref)
 }
 
 /*
+ * kref_get_unless_zero - take a reference unless the count is already zero.
+ *
+ * For objects found through a lookup structure (a list, a table) whose
+ * release() removes them from it: between the last put and the removal,
+ * a lookup under the structure's lock can still find an object whose
+ * count is zero.  kref_get() would bring it back from the dead; this
+ * refuses, and the caller treats the object as not found.  Returns 1 if a
+ * reference was taken, 0 if not.  The kernel's kref has been a refcount_t
+ * since 4.11, whose refcount_inc_not_zero() does this; kobject_get_unless_zero()
+ * wraps it (kset_find_obj() uses it under the kset's list lock).
+ */
+static inline int kref_get_unless_zero(struct kref *kref)
+{
+	int old;
+
+	sched_point();
+	old = atomic_load_explicit(&kref->refcount, memory_order_relaxed);
+	do {
+		if (old <= 0)
+			return 0;
+	} while (!atomic_compare_exchange_weak_explicit(&kref->refcount, &old, old + 1,
+							memory_order_relaxed, memory_order_relaxed));
+	return 1;
+}
+
+/*
  * kref_put - drop a reference; the last one calls release(kref).
  *
  * Returns 1 if this call released the object, 0 otherwise.  When it

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "delay.h"
+#include "kconfig.h"
 #include "hotplug.h"
 #include "module.h"
 #include "shell.h"
@@ -277,6 +278,8 @@ static int do_builtin(const struct command *c)
 	case CMD_HUNG_TIMEOUT:
 		watchdog_set_limit(c->ms);
 		return 0;
+	case CMD_CONFIG:
+		return kconfig_set(c->arg, c->n);
 	default:
 		return run_child(c, out_capture);
 	}

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "delay.h"
+#include "kconfig.h"
 #include "module.h"
 #include "script.h"
 
@@ -274,6 +275,32 @@ static bool check_hung_timeout(struct parser *p, struct cmdline *cl)
 	return true;
 }
 
+/* config NAME=y|n: a debug option of the simulated kernel (kconfig.h), for the rest of the run. */
+static bool check_config(struct parser *p, struct cmdline *cl)
+{
+	struct token *t = cl->w[1];
+	const char *eq = strchr(t->text, '=');
+	char *name;
+	bool known;
+
+	if (!eq || (strcmp(eq, "=y") != 0 && strcmp(eq, "=n") != 0)) {
+		perr_at(p, t, "config: '%s': expected NAME=y or NAME=n", t->text);
+		return false;
+	}
+	name = strndup(t->text, eq - t->text);
+	if (strncmp(name, "CONFIG_", 7) == 0)
+		memmove(name, name + 7, strlen(name + 7) + 1);
+	known = kconfig_known(name);
+	if (!known) {
+		perr_at(p, t, "config: unknown option '%s' (known: DEBUG_KOBJECT_RELEASE)", name);
+		free(name);
+		return false;
+	}
+	cl->c.arg = name;
+	cl->c.n = eq[1] == 'y';
+	return true;
+}
+
 static bool check_expect(struct parser *p, struct cmdline *cl)
 {
 	static const struct {
@@ -380,6 +407,7 @@ static const struct cmd_spec specs[] = {
 	{ "delay", CMD_DELAY, 2, 2, false, false, "delay POINT TIME", check_delay },
 	{ "trace", CMD_TRACE, 1, 2, false, false, "trace on|off|mark LABEL", check_trace },
 	{ "hung_timeout", CMD_HUNG_TIMEOUT, 1, 1, false, false, "hung_timeout TIME", check_hung_timeout },
+	{ "config", CMD_CONFIG, 1, 1, false, false, "config NAME=y|n", check_config },
 	{ "expect", CMD_EXPECT, 1, -1, false, false, "expect ok|fail|output|loaded|unloaded|modref ...", check_expect },
 };
 
@@ -424,7 +452,7 @@ static bool finish(struct parser *p, struct cmdline *cl, bool first_on_line, siz
 			spec = &specs[i];
 	if (!spec) {
 		perr_at(p, name, "unknown command '%s' (insmod rmmod lsmod ls cat echo kill sleep wait "
-			"jobs plug unplug delay trace hung_timeout expect)", name->text);
+			"jobs plug unplug delay trace hung_timeout config expect)", name->text);
 		return false;
 	}
 	c->kind = spec->kind;

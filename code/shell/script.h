@@ -20,7 +20,7 @@
  *	kill %N|%%|%+|%-   wait   jobs
  * Simulation:
  *	plug DEV   unplug DEV   delay POINT TIME|off   hung_timeout TIME
- *	trace on|off   trace mark LABEL
+ *	trace on|off   trace mark LABEL   config NAME=y|n (kconfig.h)
  * Assertions about the last command before them:
  *	expect ok | fail [ERRNO] | output TEXT... | loaded MOD | unloaded MOD | modref MOD N
  * TIME: 100ms, 1s, 0.5, 2m; a bare number is seconds for sleep, milliseconds
@@ -60,7 +60,7 @@ void tokens_free(struct tokens *t);
 enum cmd_kind {
 	CMD_INSMOD, CMD_RMMOD, CMD_LSMOD, CMD_LS, CMD_CAT, CMD_ECHO,
 	CMD_KILL, CMD_SLEEP, CMD_WAIT, CMD_JOBS,
-	CMD_PLUG, CMD_UNPLUG, CMD_DELAY, CMD_TRACE, CMD_HUNG_TIMEOUT,
+	CMD_PLUG, CMD_UNPLUG, CMD_DELAY, CMD_TRACE, CMD_HUNG_TIMEOUT, CMD_CONFIG,
 	CMD_EXPECT,
 };
 
@@ -84,7 +84,7 @@ struct command {
 	int first_arg;		/* echo: argv index after the options */
 	char *arg;		/* module, device, delay point, trace label, expected text */
 	long ms;		/* sleep, delay, hung_timeout */
-	long n;			/* kill: job number or JOB_*; expect modref: count; expect fail: errno (0: any) */
+	long n;			/* kill: job number or JOB_*; expect modref: count; expect fail: errno (0: any); config: on */
 	int op;			/* enum expect_kind or enum trace_op */
 };
 

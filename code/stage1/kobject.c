@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "kconfig.h"
 #include "kobject.h"
 #include "module.h"
 #include "slab.h"
@@ -112,5 +113,10 @@ static __noinline void kobject_cleanup(struct kobject *kobj)
 
 void kobject_release(struct kref *kref)
 {
-	kobject_cleanup(container_of(kref, struct kobject, kref));
+	struct kobject *kobj = container_of(kref, struct kobject, kref);
+
+	if (config_debug_kobject_release)
+		kobject_release_delayed(kobj, kobject_cleanup);
+	else
+		kobject_cleanup(kobj);
 }

@@ -52,7 +52,12 @@ struct kobject *kobject_get(struct kobject *kobj);
 void kobject_put(struct kobject *kobj);
 static inline const char *kobject_name(const struct kobject *kobj) { return kobj->name; }
 
-/* kobject_release - kref_put()'s release: called once, when the count reaches zero. */
+/*
+ * kobject_release - kref_put()'s release: called once, when the count
+ * reaches zero.  It cleans up at once, or, with CONFIG_DEBUG_KOBJECT_RELEASE
+ * (kconfig.h), has kobject_release_delayed() do it a second later.
+ */
 void kobject_release(struct kref *kref);
+void kobject_release_delayed(struct kobject *kobj, void (*cleanup)(struct kobject *kobj));
 
 #endif

@@ -58,12 +58,22 @@ struct sysfs_dirent {
 		struct attribute *attr;		/* SYSFS_KOBJ_ATTR */
 		struct sysfs_dirent *target;	/* SYSFS_KOBJ_LINK (holds an s_count) */
 	} s;
+	struct file *s_files;		/* SYSFS_KOBJ_ATTR: its open files, under sysfs_files_mutex */
 	char trace_name[TRACE_NAME_LEN];
 };
 
 /* The tree's lock: children lists, s_removed, lookups. */
 extern struct mutex sysfs_mutex;
 extern struct sysfs_dirent *sysfs_root;
+/*
+ * The lock of every node's list of open files (s_files), the "buffer
+ * collection" of 2.6.20's orphaning (sysfs_file.c).  2.6.21 kept the list
+ * under the file's inode mutex; one lock for all nodes does the same job.
+ */
+extern struct mutex sysfs_files_mutex;
+struct file;
+/* sysfs_orphan_files - removal: mark every open file of sd orphaned, waiting for its operation in flight. */
+void sysfs_orphan_files(struct sysfs_dirent *sd);
 
 struct sysfs_dirent *sysfs_get(struct sysfs_dirent *sd);
 void sysfs_put(struct sysfs_dirent *sd);

@@ -15,6 +15,12 @@ bool sysfs_remove_file_self(struct kobject *kobj, const struct attribute *attr)
 			break;
 	sysfs_get(sd);
 	mutex_unlock(&sysfs_mutex);
+	/*
+	 * fs/sysfs/file.c warns here (WARN_ON_ONCE): kernfs unlinks a node
+	 * only after draining it, so the caller's own node is always found.
+	 * Stage 4 unlinks at deactivation, before the drain, so a racing
+	 * unplug can make this miss, and a miss is an answer, not a bug.
+	 */
 	if (!sd)
 		return false;
 	removed = sysfs_remove_self(sd);

@@ -228,8 +228,8 @@ done
 
 # ---------------------------------------------------------------- go
 title "The lifetime workbook: a guided tour"
-say "Three designs for object lifetime in the Linux device model, as they" \
-	"were tried in 2007, each built as a stage of a simulated kernel that" \
+say "Four designs for object lifetime in the Linux device model: three" \
+	"tried in 2007 and the one kept today, each built as a stage of a simulated kernel that" \
 	"runs in user space. Modules are real shared objects, unmapped by rmmod;" \
 	"worker threads are real threads; a stale access faults for real and" \
 	"prints an oops report. The tour runs the reference solution of each" \

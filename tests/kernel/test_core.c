@@ -8,6 +8,7 @@
 #include "delay.h"
 #include "kref.h"
 #include "lockdep.h"
+#include "mutex.h"
 #include "ktest.h"
 #include "oops.h"
 #include "rwsem.h"
@@ -81,6 +82,62 @@ START_TEST(kref_concurrent_get_put_releases_exactly_once)
 END_TEST
 
 /* ---- slab ---- */
+
+/*
+ * A lookup structure whose entries leave it in their release(), under
+ * its lock: between the last put and the removal, a lookup under the
+ * lock can still find an entry whose count is zero.
+ */
+struct entry {
+	struct kref kref;
+};
+static DEFINE_MUTEX(table_lock);
+static struct entry *table_slot;
+static atomic_int entry_released;
+
+static void entry_release(struct kref *k)
+{
+	struct entry *e = container_of(k, struct entry, kref);
+
+	mutex_lock(&table_lock);
+	if (table_slot == e)
+		table_slot = NULL;
+	mutex_unlock(&table_lock);
+	atomic_fetch_add(&entry_released, 1);
+}
+
+static void *last_put_fn(void *arg)
+{
+	kref_put(arg, entry_release);
+	return NULL;
+}
+
+START_TEST(kref_get_unless_zero_refuses_an_entry_found_while_dying)
+{
+	static struct entry e;
+	struct task_struct *t;
+
+	boot();
+	kref_init(&e.kref);
+	table_slot = &e;
+	mutex_lock(&table_lock);		/* a lookup is in progress */
+	t = kthread_run(last_put_fn, &e.kref, "putter");
+	while (kref_read(&e.kref) != 0)		/* the last put has happened... */
+		usleep(1000);
+	ck_assert_ptr_eq(table_slot, &e);	/* ...and its release waits for our lock */
+	ck_assert_msg(!kref_get_unless_zero(&table_slot->kref),
+		      "kref_get_unless_zero() took a reference on an entry whose count was zero");
+	ck_assert_msg(kref_read(&e.kref) == 0, "the dying entry's count changed to %d", kref_read(&e.kref));
+	mutex_unlock(&table_lock);
+	kthread_join(t);
+	ck_assert_int_eq(atomic_load(&entry_released), 1);
+	ck_assert_ptr_null(table_slot);
+	/* And on a live entry it is an ordinary get. */
+	kref_init(&e.kref);
+	ck_assert(kref_get_unless_zero(&e.kref));
+	ck_assert_int_eq(kref_read(&e.kref), 2);
+}
+END_TEST
 
 START_TEST(kfree_poisons_and_fences_the_object)
 {
@@ -342,6 +399,7 @@ int main(void)
 	tc = ktest_case(s, "kref", 20);
 	tcase_add_test(tc, kref_last_put_releases_once);
 	tcase_add_test(tc, kref_concurrent_get_put_releases_exactly_once);
+	tcase_add_test(tc, kref_get_unless_zero_refuses_an_entry_found_while_dying);
 	tc = ktest_case(s, "slab", 10);
 	tcase_add_test(tc, kfree_poisons_and_fences_the_object);
 	tcase_add_test(tc, read_after_kfree_is_reported_as_bug_exit_3);

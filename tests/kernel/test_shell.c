@@ -77,6 +77,8 @@ static const struct {
 	{ "redirect_without_command", "4:1", "a redirect with no command" },
 	{ "plug_without_device", "4:6", "plug: missing argument" },
 	{ "nul_byte", "4:8", "a NUL byte" },
+	{ "config_unknown", "4:8", "config: unknown option 'DEBUG_EVERYTHING'" },
+	{ "config_no_value", "4:8", "expected NAME=y or NAME=n" },
 };
 
 START_TEST(malformed_script_exits_2_and_runs_nothing)

@@ -16,9 +16,12 @@
  * MS in the device's memory.
  *
  * The driver frees its slowdev as soon as it is unplugged, the way
- * mouse_naive does (stage 1): safe only because unplugging waits for a
- * store() in flight to return.  busy_ms is atomic because two writers
- * may be inside store() at once (both hold only read sides).
+ * mouse_naive does (stage 1).  Unplugging waits for a store() in flight
+ * to return (stage 2 through the file's orphaning, stage 3 on from the
+ * active reference), so store() itself is safe; whether the rest is, is
+ * what the scenarios of stages 2 and 3 show.  busy_ms is atomic because
+ * two writers, each through its own open file, may be inside store() at
+ * once.
  */
 struct slowdev {
 	struct device dev;
