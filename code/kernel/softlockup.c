@@ -1,8 +1,12 @@
 /* softlockup.c - report a task that has been running, never sleeping, past a limit. */
+#include <dirent.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
+#include <unistd.h>
+#include <valgrind/valgrind.h>
 #include "module.h"
 #include "oops.h"
 #include "softlockup.h"
@@ -20,80 +24,94 @@
 #define RUNNING_PERCENT 10
 #define MAX_WATCHED 256
 
-/* What the detector remembers of one task between samples. */
+/*
+ * What the detector remembers of one thread between samples.  Threads are
+ * read from /proc/self/task, not from the task list: a task's pthread_t is
+ * written by pthread_create() without a lock the detector could take, so
+ * only a thread found stuck - running for seconds, long since created -
+ * is matched to its task.
+ */
 struct watched {
-	struct task_struct *t;
-	int pid;		/* with t: a new task at a reused address is not the old one */
-	long switches;		/* its voluntary context switches when its run began */
-	long cpu_ms;		/* its CPU time when its run began */
+	int tid;		/* 0: free */
+	long switches;		/* voluntary context switches when its run began */
+	long cpu_ms;		/* CPU time when its run began */
 	long since;		/* jiffies_ms() when its run began */
+	bool seen;		/* found in this sample */
 };
 
 static struct watched watched[MAX_WATCHED];
 static long limit_ms;
 
-/*
- * The thread's CPU time (ms) and voluntary context switches, or false if
- * it has returned.  The kernel's per-thread CPU clock id encodes the
- * thread id (~tid << 3 | 6), which names its /proc entry.
- */
-static bool thread_stats(struct task_struct *t, long *cpu_ms, long *switches)
+/* The thread's CPU time (ms) and voluntary context switches, from /proc; false if it is gone. */
+static bool thread_stats(int tid, long *cpu_ms, long *switches)
 {
-	struct timespec ts;
-	clockid_t cid;
-	char path[64], line[128];
+	char path[64], buf[1024], *p;
+	unsigned long utime, stime;
 	FILE *f;
+	size_t n;
 
-	if (pthread_getcpuclockid(t->thread, &cid) != 0 || clock_gettime(cid, &ts) != 0)
+	snprintf(path, sizeof(path), "/proc/self/task/%d/stat", tid);
+	if (!(f = fopen(path, "r")))
 		return false;
-	*cpu_ms = ts.tv_sec * 1000L + ts.tv_nsec / 1000000L;
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	/* After "(comm)": state and 10 more fields, then utime and stime (clock ticks). */
+	p = strrchr(buf, ')');
+	if (!p || sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %lu %lu", &utime, &stime) != 2)
+		return false;
+	*cpu_ms = (long)(utime + stime) * 1000 / sysconf(_SC_CLK_TCK);
+	snprintf(path, sizeof(path), "/proc/self/task/%d/status", tid);
+	if (!(f = fopen(path, "r")))
+		return false;
 	*switches = -1;
-	snprintf(path, sizeof(path), "/proc/self/task/%d/status", (int)~((int)cid >> 3));
-	f = fopen(path, "r");
-	if (!f)
-		return true;
-	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "voluntary_ctxt_switches: %ld", switches) == 1)
+	while (fgets(buf, sizeof(buf), f))
+		if (sscanf(buf, "voluntary_ctxt_switches: %ld", switches) == 1)
 			break;
 	fclose(f);
-	return true;
+	return *switches >= 0;
 }
 
-static struct watched *slot_of(struct task_struct *t, bool *fresh)
+static struct watched *slot_of(int tid, bool *fresh)
 {
 	struct watched *free_slot = NULL;
 
 	*fresh = false;
 	for (int i = 0; i < MAX_WATCHED; i++) {
-		if (watched[i].t == t && watched[i].pid == t->pid)
+		if (watched[i].tid == tid)
 			return &watched[i];
-		if (!watched[i].t && !free_slot)
+		if (!watched[i].tid && !free_slot)
 			free_slot = &watched[i];
 	}
 	if (free_slot) {
-		*free_slot = (struct watched){ .t = t, .pid = t->pid };
+		*free_slot = (struct watched){ .tid = tid };
 		*fresh = true;
 	}
 	return free_slot;
 }
 
-/* One sample: the first task stuck past the limit, or NULL. */
-static struct task_struct *sample(long now, long *stuck_ms)
+/* One sample: the id of the first thread stuck past the limit, or 0. */
+static int sample(long now, long *stuck_ms)
 {
-	struct task_struct *t, *stuck = NULL;
-	bool seen[MAX_WATCHED] = { false };
+	int stuck = 0, me = gettid();
+	struct dirent *d;
+	DIR *dir = opendir("/proc/self/task");
 
-	pthread_mutex_lock(&tasks_lock);
-	for (t = tasks_head; t; t = t->next) {
+	if (!dir)
+		return 0;
+	for (int i = 0; i < MAX_WATCHED; i++)
+		watched[i].seen = false;
+	while ((d = readdir(dir))) {
+		int tid = atoi(d->d_name);
 		long cpu, switches;
+		struct watched *w;
 		bool fresh;
-		struct watched *w = slot_of(t, &fresh);
 
-		if (!w || !thread_stats(t, &cpu, &switches))
+		if (tid <= 0 || tid == me || !thread_stats(tid, &cpu, &switches) || !(w = slot_of(tid, &fresh)))
 			continue;
-		seen[w - watched] = true;
-		/* It slept (or is new; or /proc cannot say, and then nothing is reported). */
-		if (fresh || switches != w->switches || switches < 0) {
+		w->seen = true;
+		/* It slept, or is new: a new run begins now. */
+		if (fresh || switches != w->switches) {
 			w->switches = switches;
 			w->cpu_ms = cpu;
 			w->since = now;
@@ -101,14 +119,14 @@ static struct task_struct *sample(long now, long *stuck_ms)
 		}
 		if (!stuck && now - w->since > limit_ms &&
 		    (cpu - w->cpu_ms) * 100 >= RUNNING_PERCENT * (now - w->since)) {
-			stuck = t;
+			stuck = tid;
 			*stuck_ms = now - w->since;
 		}
 	}
-	pthread_mutex_unlock(&tasks_lock);
+	closedir(dir);
 	for (int i = 0; i < MAX_WATCHED; i++)
-		if (!seen[i])
-			watched[i].t = NULL;	/* joined and freed: forget it */
+		if (!watched[i].seen)
+			watched[i].tid = 0;	/* gone: forget it */
 	return stuck;
 }
 
@@ -121,17 +139,33 @@ static long real_ms(void)
 	return ts.tv_sec * 1000L + ts.tv_nsec / 1000000L;
 }
 
+/* The task running on thread tid, or NULL (a thread that is no task: ours, libc's, a tool's). */
+static struct task_struct *task_of(int tid)
+{
+	struct task_struct *t, *found = NULL;
+	clockid_t cid;
+
+	pthread_mutex_lock(&tasks_lock);
+	/* The kernel's per-thread CPU clock id encodes the thread id: ~tid << 3 | 6. */
+	for (t = tasks_head; t && !found; t = t->next)
+		if (pthread_getcpuclockid(t->thread, &cid) == 0 && ~((int)cid >> 3) == tid)
+			found = t;
+	pthread_mutex_unlock(&tasks_lock);
+	return found;
+}
+
 static void *softlockupd(void *unused)
 {
 	struct timespec tick = { 0, SAMPLE_MS * 1000000L };
 	struct task_struct *t;
 	long stuck_ms = 0;
+	int tid;
 
 	(void)unused;
 	for (;;) {
 		nanosleep(&tick, NULL);
-		t = sample(real_ms(), &stuck_ms);
-		if (!t)
+		tid = sample(real_ms(), &stuck_ms);
+		if (!tid || !(t = task_of(tid)))
 			continue;
 		/* The kernel's words; its watchdog prefixes "watchdog: " to all it prints. */
 		printk("watchdog: BUG: soft lockup - CPU#0 stuck for %lds! [%s:%d]", (stuck_ms + 500) / 1000,
@@ -152,7 +186,11 @@ void softlockup_start(long ms)
 
 	if (ms == 0 && env)
 		ms = atol(env);
-	if (ms < 0)
+	/*
+	 * Under Valgrind threads take turns on one lock, each turn a
+	 * voluntary switch: nothing would ever look stuck.  Off there.
+	 */
+	if (ms < 0 || RUNNING_ON_VALGRIND)
 		return;
 	limit_ms = ms > 0 ? ms : SOFTLOCKUP_DEFAULT_MS;
 	if (pthread_create(&thread, NULL, softlockupd, NULL) == 0)

@@ -1,4 +1,4 @@
-/* kobject_owners.h - which modules the last put of a kobject depends on (stage 2's second exercise). */
+/* kobject_owners.h - which modules the last put of a kobject depends on (stage 2's first exercise). */
 #ifndef KSIM_KOBJECT_OWNERS_H
 #define KSIM_KOBJECT_OWNERS_H
 

@@ -115,7 +115,7 @@ int sysfs_schedule_callback_owner(struct kobject *kobj, void (*func)(void *), vo
  *
  * owner is the module that contains func; the macro passes the caller's
  * THIS_MODULE, as device_schedule_callback() did in the kernel after the
- * fix of April 2007.  What the callback does with it is this stage's first
+ * fix of April 2007.  What the callback does with it is this stage's second
  * exercise (sysfs_callback.c).  Returns 0, -ENOMEM, or -ENODEV if owner is
  * already going away.
  */

@@ -47,7 +47,7 @@ struct file {
 /*
  * sysfs_trace_open - the "open" event.  needs= lists the modules the last put of
  * the file's kobject may run code of or read data of (kobject_owners(),
- * this stage's second exercise); the "mod_get" event that follows shows
+ * this stage's first exercise); the "mod_get" event that follows shows
  * the one module the open pins.  The difference is what can go missing.
  */
 static void sysfs_trace_open(struct file *file, struct sysfs_dirent *sd)

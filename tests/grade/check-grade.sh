@@ -1,6 +1,8 @@
 #!/bin/bash
 # check-grade.sh WORK ZIP [STAGES] - the grader's own tests.
 #
+#  0. tests/grade/points.tsv names every test of every stage (read from
+#     the suites' tcase_add_test lines and the scenario tables).
 #  1. `make grade` on the skeletons and on the reference solutions, the
 #     STAGES given (default all; make check grades 1 and 2, make
 #     check-grade-full all four): results.json, classroom.json (python3's json), junit.xml
@@ -78,6 +80,21 @@ tallies() {
 	done
 	[ -n "$good" ]
 }
+
+# ---- 0. points.tsv names every test of every stage, read from the sources:
+# the tests each suite adds (tcase_add_test) and the rows of each table.
+for n in 1 2 3 4; do
+	diff <( { for f in tests/stage$n/test_*.c; do
+			sed -nE "s/^[[:space:]]*tcase_add_(loop_)?test\(tc, ([a-z0-9_]+).*/$(basename "$f" .c):\2/p" "$f"
+		done
+		[ ! -f tests/stage$n/scenarios.tsv ] ||
+			awk -F'\t' '!/^#/ && NF { print "scenarios.tsv:" $1 }' tests/stage$n/scenarios.tsv
+		} | sort) \
+		<(awk -F'\t' -v n="$n" '$1 == n { print $2 }' tests/grade/points.tsv | sort) >"$work/points-$n.diff" &&
+		ok "tests/grade/points.tsv has a line for each of stage $n's tests, and no other" ||
+		{ bad "stage $n: tests/grade/points.tsv and the tests in tests/stage$n differ (< in the tests, > in points.tsv):"
+		  sed 's/^/    /' "$work/points-$n.diff"; }
+done
 
 # ---- 1. make grade, skeletons and solutions
 for kind in skeletons solutions; do

@@ -111,7 +111,7 @@ START_TEST(opening_a_file_of_a_going_module_fails_with_enodev)
 }
 END_TEST
 
-/* ---- exercise 1: the callback pins the module of its function ---- */
+/* ---- exercise 2 (the chapter's second): the callback pins the module of its function ---- */
 
 static atomic_int cb_ran, cb_saw_refs;
 
@@ -168,7 +168,7 @@ START_TEST(callback_of_a_going_module_is_refused_with_enodev)
 }
 END_TEST
 
-/* ---- exercise 2: find the owners ---- */
+/* ---- exercise 1 (the chapter's first): find the owners ---- */
 
 START_TEST(kobject_owners_lists_no_module_for_builtin_code)
 {

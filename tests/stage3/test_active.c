@@ -225,6 +225,32 @@ START_TEST(active_two_fails_whole_when_the_parent_is_deleted)
 }
 END_TEST
 
+/*
+ * A node without a parent (not linked into the tree yet, or the root):
+ * there is no parent's reference to take, and the node's own is enough.
+ * A solution that takes the parent's without looking dereferences NULL.
+ */
+START_TEST(active_two_of_a_node_without_a_parent_takes_only_its_own)
+{
+	struct sysfs_dirent *lone;
+
+	boot();
+	lone = sysfs_new_dirent("lone", SYSFS_KOBJ_ATTR);
+	ck_assert_ptr_null(lone->s_parent);
+	ck_assert_msg(sysfs_get_active_two(lone) == lone,
+		      "sysfs_get_active_two() of a node without a parent must succeed with the node's own "
+		      "active reference (take the parent's only if sd->s_parent)");
+	assert_no_todo();
+	ck_assert_msg(readers(lone) == 1, "sysfs_get_active_two() of a node without a parent: %d readers, want 1",
+		      readers(lone));
+	sysfs_put_active_two(lone);
+	assert_no_todo();
+	ck_assert_msg(readers(lone) == 0, "sysfs_put_active_two() left %d readers on a node without a parent",
+		      readers(lone));
+	sysfs_put(lone);
+}
+END_TEST
+
 /* ---- stage_verify: the RFD's check finds what was left behind ---- */
 
 static int releases;
@@ -289,6 +315,7 @@ int main(void)
 	tcase_add_test(tc, active_two_takes_the_parent_first_and_releases_it_last);
 	tcase_add_test(tc, active_two_fails_whole_when_the_node_is_deleted);
 	tcase_add_test(tc, active_two_fails_whole_when_the_parent_is_deleted);
+	tcase_add_test(tc, active_two_of_a_node_without_a_parent_takes_only_its_own);
 	tc = ktest_case(s, "verify", 10);
 	tcase_add_test(tc, stage_verify_reports_a_deleted_kobject_still_referenced);
 	tcase_add_test(tc, stage_verify_reports_a_removed_node_still_open);
