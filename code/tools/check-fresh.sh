@@ -189,13 +189,15 @@ say "fresh root ready in $((SECONDS - t)) s: $root"
 # in LOG, the progress lines here.
 as_root() {
 	local log=$1 limit=$2; shift 2
-	env -i HOME=/root PATH=$PATH_ROOT timeout -k 10 "$limit" \
-		chroot "$root" /bin/sh -c "cd /root/workbook && $*" </dev/null >"$log" 2>&1
+	timeout -k 10 "$limit" chroot "$root" \
+		/usr/bin/env -i HOME=/root PATH=$PATH_ROOT \
+		/bin/sh -c "cd /root/workbook && $*" </dev/null >"$log" 2>&1
 }
 as_user() {
 	local log=$1 limit=$2; shift 2
-	env -i HOME=/home/$STUDENT USER=$STUDENT LOGNAME=$STUDENT PATH=$PATH_USER timeout -k 10 "$limit" \
-		chroot --userspec="$uid:$gid" "$root" /bin/sh -c "cd /home/$STUDENT/workbook && $*" </dev/null >"$log" 2>&1
+	timeout -k 10 "$limit" chroot --userspec="$uid:$gid" "$root" \
+		/usr/bin/env -i HOME=/home/$STUDENT USER=$STUDENT LOGNAME=$STUDENT PATH=$PATH_USER \
+		/bin/sh -c "cd /home/$STUDENT/workbook && $*" </dev/null >"$log" 2>&1
 }
 # shown LOG - the end of a failed step's output.
 shown() { echo "  the end of $1:"; tail -n 25 "$1" | sed 's/^/  | /'; }
