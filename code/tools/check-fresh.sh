@@ -70,7 +70,17 @@ unmount_all() {
 }
 mounted_below() { grep -q " $1/" /proc/self/mountinfo; }
 on_exit() { unmount_all; }
-on_signal() { echo; say "interrupted; unmounting"; unmount_all; tally; exit 130; }
+# A step runs in the background (in_background) so that a signal interrupts
+# the wait at once: timeout(1) puts the step in a process group of its own,
+# which a Ctrl-C on the terminal does not reach.  unmount_all kills what runs
+# in the root; the timeout then ends too.
+step_pid=
+on_signal() {
+	echo; say "interrupted; stopping the step and unmounting"
+	unmount_all
+	[ -z "$step_pid" ] || wait "$step_pid" 2>/dev/null
+	fail "interrupted"; tally; exit 130
+}
 trap on_exit EXIT
 trap on_signal INT TERM HUP
 
@@ -187,15 +197,22 @@ say "fresh root ready in $((SECONDS - t)) s: $root"
 # as_root LOG LIMIT COMMAND / as_user LOG LIMIT COMMAND - COMMAND in the
 # root's clone with nothing of this machine's environment; the whole output
 # in LOG, the progress lines here.
+in_background() {
+	local st
+	"$@" & step_pid=$!
+	wait "$step_pid"; st=$?
+	step_pid=
+	return $st
+}
 as_root() {
 	local log=$1 limit=$2; shift 2
-	timeout -k 10 "$limit" chroot "$root" \
+	in_background timeout -k 10 "$limit" chroot "$root" \
 		/usr/bin/env -i HOME=/root PATH=$PATH_ROOT \
 		/bin/sh -c "cd /root/workbook && $*" </dev/null >"$log" 2>&1
 }
 as_user() {
 	local log=$1 limit=$2; shift 2
-	timeout -k 10 "$limit" chroot --userspec="$uid:$gid" "$root" \
+	in_background timeout -k 10 "$limit" chroot --userspec="$uid:$gid" "$root" \
 		/usr/bin/env -i HOME=/home/$STUDENT USER=$STUDENT LOGNAME=$STUDENT PATH=$PATH_USER \
 		/bin/sh -c "cd /home/$STUDENT/workbook && $*" </dev/null >"$log" 2>&1
 }
