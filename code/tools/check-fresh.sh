@@ -197,25 +197,28 @@ say "fresh root ready in $((SECONDS - t)) s: $root"
 # as_root LOG LIMIT COMMAND / as_user LOG LIMIT COMMAND - COMMAND in the
 # root's clone with nothing of this machine's environment; the whole output
 # in LOG, the progress lines here.
+# in_background LOG COMMAND... - COMMAND, its output in LOG (only COMMAND's:
+# a trap that runs meanwhile still writes here).
 in_background() {
-	local st
-	"$@" & step_pid=$!
+	local log=$1 st; shift
+	"$@" </dev/null >"$log" 2>&1 & step_pid=$!
 	wait "$step_pid"; st=$?
 	step_pid=
 	return $st
 }
 as_root() {
 	local log=$1 limit=$2; shift 2
-	in_background timeout -k 10 "$limit" chroot "$root" \
+	in_background "$log" timeout -k 10 "$limit" chroot "$root" \
 		/usr/bin/env -i HOME=/root PATH=$PATH_ROOT \
-		/bin/sh -c "cd /root/workbook && $*" </dev/null >"$log" 2>&1
+		/bin/sh -c "cd /root/workbook && $*"
 }
 as_user() {
 	local log=$1 limit=$2; shift 2
-	in_background timeout -k 10 "$limit" chroot --userspec="$uid:$gid" "$root" \
+	in_background "$log" timeout -k 10 "$limit" chroot --userspec="$uid:$gid" "$root" \
 		/usr/bin/env -i HOME=/home/$STUDENT USER=$STUDENT LOGNAME=$STUDENT PATH=$PATH_USER \
-		/bin/sh -c "cd /home/$STUDENT/workbook && $*" </dev/null >"$log" 2>&1
+		/bin/sh -c "cd /home/$STUDENT/workbook && $*"
 }
+
 # shown LOG - the end of a failed step's output.
 shown() { echo "  the end of $1:"; tail -n 25 "$1" | sed 's/^/  | /'; }
 
