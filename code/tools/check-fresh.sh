@@ -77,8 +77,7 @@ on_exit() { unmount_all; }
 step_pid=
 on_signal() {
 	echo; say "interrupted; stopping the step and unmounting"
-	unmount_all
-	[ -z "$step_pid" ] || wait "$step_pid" 2>/dev/null
+	{ unmount_all; [ -z "$step_pid" ] || wait "$step_pid"; } 2>/dev/null
 	fail "interrupted"; tally; exit 130
 }
 trap on_exit EXIT
