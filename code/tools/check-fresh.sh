@@ -99,10 +99,10 @@ mount_all() {
 # Only SUITE's own suites (bookworm, bookworm-updates, bookworm-security): a
 # third-party repository's key would not be in the fresh root.
 debian_sources() {
-	local f found=
+	local f out=
 	for f in /etc/apt/sources.list.d/*.sources; do
 		[ -r "$f" ] || continue
-		awk -v suite="$SUITE" '
+		out+=$(awk -v suite="$SUITE" '
 			function flush() {
 				if (st != "" && deb && !off && suites ~ ("(^| )" suite "(-[a-z]+)?( |$)")) printf "%s\n", st
 				st = ""; deb = 0; off = 0; suites = ""
@@ -113,9 +113,13 @@ debian_sources() {
 			tolower($1) == "types:" && / deb( |$)/ { deb = 1 }
 			tolower($1) == "enabled:" && tolower($2) == "no" { off = 1 }
 			tolower($1) == "suites:" { $1 = ""; suites = $0; sub(/^ +/, "", suites) }
-			END { flush() }' "$f" && found=1
+			END { flush() }' "$f")$'\n\n'
 	done
-	[ -n "$found" ] || [ ! -r /etc/apt/sources.list ] ||
+	if [ -n "${out//$'\n'/}" ]; then
+		printf '%s' "$out"
+		return
+	fi
+	[ ! -r /etc/apt/sources.list ] ||
 		awk -v suite="$SUITE" '$1 == "deb" {
 				i = 2; if ($2 ~ /^\[/) while ($i !~ /\]$/) i++
 				if ($2 ~ /^\[/) i++
