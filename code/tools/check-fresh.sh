@@ -70,7 +70,16 @@ unmount_all() {
 }
 mounted_below() { grep -q " $1/" /proc/self/mountinfo; }
 on_exit() { unmount_all; }
-on_signal() { echo; say "interrupted; unmounting"; unmount_all; tally; exit 130; }
+# A step runs in the background (in_background) so that a signal interrupts
+# the wait at once: timeout(1) puts the step in a process group of its own,
+# which a Ctrl-C on the terminal does not reach.  unmount_all kills what runs
+# in the root; the timeout then ends too.
+step_pid=
+on_signal() {
+	echo; say "interrupted; stopping the step and unmounting"
+	{ unmount_all; [ -z "$step_pid" ] || wait "$step_pid"; } 2>/dev/null
+	fail "interrupted"; tally; exit 130
+}
 trap on_exit EXIT
 trap on_signal INT TERM HUP
 
@@ -90,10 +99,10 @@ mount_all() {
 # Only SUITE's own suites (bookworm, bookworm-updates, bookworm-security): a
 # third-party repository's key would not be in the fresh root.
 debian_sources() {
-	local f found=
+	local f out=
 	for f in /etc/apt/sources.list.d/*.sources; do
 		[ -r "$f" ] || continue
-		awk -v suite="$SUITE" '
+		out+=$(awk -v suite="$SUITE" '
 			function flush() {
 				if (st != "" && deb && !off && suites ~ ("(^| )" suite "(-[a-z]+)?( |$)")) printf "%s\n", st
 				st = ""; deb = 0; off = 0; suites = ""
@@ -104,9 +113,13 @@ debian_sources() {
 			tolower($1) == "types:" && / deb( |$)/ { deb = 1 }
 			tolower($1) == "enabled:" && tolower($2) == "no" { off = 1 }
 			tolower($1) == "suites:" { $1 = ""; suites = $0; sub(/^ +/, "", suites) }
-			END { flush() }' "$f" && found=1
+			END { flush() }' "$f")$'\n\n'
 	done
-	[ -n "$found" ] || [ ! -r /etc/apt/sources.list ] ||
+	if [ -n "${out//$'\n'/}" ]; then
+		printf '%s' "$out"
+		return
+	fi
+	[ ! -r /etc/apt/sources.list ] ||
 		awk -v suite="$SUITE" '$1 == "deb" {
 				i = 2; if ($2 ~ /^\[/) while ($i !~ /\]$/) i++
 				if ($2 ~ /^\[/) i++
@@ -187,16 +200,28 @@ say "fresh root ready in $((SECONDS - t)) s: $root"
 # as_root LOG LIMIT COMMAND / as_user LOG LIMIT COMMAND - COMMAND in the
 # root's clone with nothing of this machine's environment; the whole output
 # in LOG, the progress lines here.
+# in_background LOG COMMAND... - COMMAND, its output in LOG (only COMMAND's:
+# a trap that runs meanwhile still writes here).
+in_background() {
+	local log=$1 st; shift
+	"$@" </dev/null >"$log" 2>&1 & step_pid=$!
+	wait "$step_pid"; st=$?
+	step_pid=
+	return $st
+}
 as_root() {
 	local log=$1 limit=$2; shift 2
-	env -i HOME=/root PATH=$PATH_ROOT timeout -k 10 "$limit" \
-		chroot "$root" /bin/sh -c "cd /root/workbook && $*" </dev/null >"$log" 2>&1
+	in_background "$log" timeout -k 10 "$limit" chroot "$root" \
+		/usr/bin/env -i HOME=/root PATH=$PATH_ROOT \
+		/bin/sh -c "cd /root/workbook && $*"
 }
 as_user() {
 	local log=$1 limit=$2; shift 2
-	env -i HOME=/home/$STUDENT USER=$STUDENT LOGNAME=$STUDENT PATH=$PATH_USER timeout -k 10 "$limit" \
-		chroot --userspec="$uid:$gid" "$root" /bin/sh -c "cd /home/$STUDENT/workbook && $*" </dev/null >"$log" 2>&1
+	in_background "$log" timeout -k 10 "$limit" chroot --userspec="$uid:$gid" "$root" \
+		/usr/bin/env -i HOME=/home/$STUDENT USER=$STUDENT LOGNAME=$STUDENT PATH=$PATH_USER \
+		/bin/sh -c "cd /home/$STUDENT/workbook && $*"
 }
+
 # shown LOG - the end of a failed step's output.
 shown() { echo "  the end of $1:"; tail -n 25 "$1" | sed 's/^/  | /'; }
 
