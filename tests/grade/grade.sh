@@ -137,7 +137,8 @@ for n in $stages; do
 	if grep -q "^check-stage$n: build failed" "$log"; then
 		{
 			echo "stage $n does not compile, so none of its tests ran. The compiler said:"
-			grep -E 'error|warning|BUILD ERROR' "$log" | grep -v '^make' | head -n 30
+			# The compiler's own lines, not the commands (every one carries -Werror).
+			grep -E ': (fatal )?error|: warning:|BUILD ERROR|^ *[0-9]+ \| |^ +\| ' "$log" | head -n 30
 		} >"$out/stage$n/build.msg"
 		printf 'build\tstage%d\t(build)\tfail\t-\t%s\t%s\n' "$n" "$out/stage$n/build.msg" "" \
 			>"$out/stage$n/results.tsv"
