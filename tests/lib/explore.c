@@ -579,3 +579,24 @@ int explore_test_main(int argc, char **argv, void (*boot)(void), const struct ex
 		return explore_main(argc, argv, hs, n);	/* the suite is left unrun */
 	return ktest_main(suite);
 }
+
+void explore_grade(const struct explore_harness *h, void (*boot)(void))
+{
+	static const struct explore_opts plan[] = {
+		{ .strategy = "dfs:1", .runs = 20000, .quiet = true },
+		{ .strategy = "pct:2", .seed = 1, .runs = 250, .quiet = true },
+		{ .strategy = "pct:3", .seed = 2, .runs = 250, .quiet = true },
+	};
+	struct explore_result r;
+	char msg[12000];
+
+	explore_boot_hook = boot;
+	for (size_t i = 0; i < ARRAY_SIZE(plan); i++) {
+		if (explore(h, &plan[i], &r) != 0) {
+			/* A stub ran: name the exercise, not the race it caused. */
+			ck_assert_msg(!strstr(r.output, "TODO("), "exercise not done yet: %s", first_todo(r.output));
+			explore_describe(h, &r, msg, sizeof(msg));
+			ck_abort_msg("%s", msg);
+		}
+	}
+}

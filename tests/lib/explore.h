@@ -72,6 +72,15 @@ struct explore_result {
 /* explore - run h under o; 0 if no run failed, 1 if one did, -1 if o is wrong (message printed). */
 int explore(const struct explore_harness *h, const struct explore_opts *o, struct explore_result *r);
 
+/*
+ * explore_grade - what `make check-stageN` runs for one harness, booted by
+ * boot: every schedule with at most one preemption, then PCT of depths 2
+ * and 3 with fixed seeds, so the grade is the same on every run and every
+ * machine.  A failure fails the calling Check test with explore_describe()'s
+ * text, or names the exercise whose stub ran.
+ */
+void explore_grade(const struct explore_harness *h, void (*boot)(void));
+
 /* explore_describe - the failure as a student reads it: invariant, output, replay command. */
 void explore_describe(const struct explore_harness *h, const struct explore_result *r, char *buf, size_t len);
 

@@ -77,36 +77,15 @@ static const struct explore_harness close_after_free = {
 
 static const struct explore_harness *const harnesses[] = { &read_vs_unplug, &reads_held, &close_after_free };
 
-/* The same plan as stage 3's grade: every schedule with one preemption, then PCT with fixed seeds. */
-static void on_every_schedule(const struct explore_harness *h)
-{
-	static const struct explore_opts plan[] = {
-		{ .strategy = "dfs:1", .runs = 20000, .quiet = true },
-		{ .strategy = "pct:2", .seed = 1, .runs = 250, .quiet = true },
-		{ .strategy = "pct:3", .seed = 2, .runs = 250, .quiet = true },
-	};
-	struct explore_result r;
-	char msg[12000];
-
-	explore_boot_hook = naive_boot;
-	for (size_t i = 0; i < ARRAY_SIZE(plan); i++) {
-		if (explore(h, &plan[i], &r) != 0) {
-			ck_assert_msg(!strstr(r.output, "TODO("), "exercise not done yet: %s", first_todo(r.output));
-			explore_describe(h, &r, msg, sizeof(msg));
-			ck_abort_msg("%s", msg);
-		}
-	}
-}
-
 START_TEST(read_vs_unplug_on_every_schedule)
 {
-	on_every_schedule(&read_vs_unplug);
+	explore_grade(&read_vs_unplug, naive_boot);
 }
 END_TEST
 
 START_TEST(reads_held_across_unplug_on_every_schedule)
 {
-	on_every_schedule(&reads_held);
+	explore_grade(&reads_held, naive_boot);
 }
 END_TEST
 

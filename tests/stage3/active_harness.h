@@ -144,57 +144,31 @@ static const struct explore_harness op_vs_unplug = {
 	.check = active_refs_back_to_zero,
 };
 
-/*
- * explore_grade - what `make check-stageN` runs for one harness: every
- * schedule with at most one preemption, then PCT of depths 2 and 3 with
- * fixed seeds, so the grade is the same on every run and every machine.
- */
-static void explore_grade(const struct explore_harness *h)
-{
-	static const struct explore_opts plan[] = {
-		{ .strategy = "dfs:1", .runs = 20000, .quiet = true },
-		{ .strategy = "pct:2", .seed = 1, .runs = 250, .quiet = true },
-		{ .strategy = "pct:3", .seed = 2, .runs = 250, .quiet = true },
-	};
-	struct explore_result r;
-	char msg[12000];
-
-	explore_boot_hook = boot_once;
-	for (size_t i = 0; i < sizeof(plan) / sizeof(plan[0]); i++) {
-		if (explore(h, &plan[i], &r) != 0) {
-			/* A stub ran: name the exercise, not the race it caused. */
-			ck_assert_msg(!strstr(r.output, "TODO("), "exercise not done yet: %s", first_todo(r.output));
-			explore_describe(h, &r, msg, sizeof(msg));
-			ck_abort_msg("%s", msg);
-		}
-	}
-}
-
 /* Stage 1's use-after-free, and the paths no other test takes: closed from stage 3 on, on every schedule. */
 static const struct explore_harness read_vs_unplug = NAIVE_READ_VS_UNPLUG(NULL);
 static const struct explore_harness reads_held = NAIVE_READS_HELD_ACROSS_UNPLUG(NULL);
 
 START_TEST(get_vs_deactivate_on_every_schedule)
 {
-	explore_grade(&get_vs_deactivate);
+	explore_grade(&get_vs_deactivate, boot_once);
 }
 END_TEST
 
 START_TEST(op_vs_unplug_on_every_schedule)
 {
-	explore_grade(&op_vs_unplug);
+	explore_grade(&op_vs_unplug, boot_once);
 }
 END_TEST
 
 START_TEST(read_vs_unplug_on_every_schedule)
 {
-	explore_grade(&read_vs_unplug);
+	explore_grade(&read_vs_unplug, boot_once);
 }
 END_TEST
 
 START_TEST(reads_held_across_unplug_on_every_schedule)
 {
-	explore_grade(&reads_held);
+	explore_grade(&reads_held, boot_once);
 }
 END_TEST
 

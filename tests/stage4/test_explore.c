@@ -122,7 +122,7 @@ static const struct explore_harness *const harnesses[] = {
 
 START_TEST(remove_self_race_on_every_schedule)
 {
-	explore_grade(&remove_self_race);
+	explore_grade(&remove_self_race, boot_once);
 }
 END_TEST
 
