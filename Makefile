@@ -180,7 +180,7 @@ HELP += "exercises        regenerate exercises/ from the fenced solutions/"
 exercises:
 	@for d in solutions/stage*; do code/tools/mkexercises.sh $$d exercises/$${d#solutions/} || exit 2; done
 	@echo "exercises/ regenerated from solutions/"
-HELP += "check-exercises  fail if exercises/ is stale (CI runs it)"
+HELP += "check-exercises  fail if exercises/ is stale or a skeleton does not build (CI runs it)"
 CHECK_TARGETS += check-exercises
 check-exercises:
 	@rm -rf $(BUILD)/exercises-fresh && mkdir -p $(BUILD)/exercises-fresh
@@ -189,6 +189,10 @@ check-exercises:
 		diff -r exercises $(BUILD)/exercises-fresh | head -20; \
 		echo "check-exercises: exercises/ is stale; run 'make exercises' and commit it" >&2; exit 1; }
 	@echo "check-exercises: exercises/ matches solutions/"
+	@# The first thing a student runs is make check-stageN on the skeleton: it must build.
+	@$(MAKE) --no-print-directory -s $(foreach n,$(STAGES),$(BUILD)/student/stage$(n)/ksim $(S$(n)_exercises_TESTS)) \
+		>/dev/null || { echo "check-exercises: a skeleton in exercises/ does not build (see above)" >&2; exit 1; }
+	@echo "check-exercises: every stage's skeleton builds, with its tests"
 
 # ---------------------------------------------------------------- checking a stage
 # How a tool wraps ksim and the suites: nothing natively, setarch -R for

@@ -37,7 +37,8 @@ DELAY_POINT(sysfs_remove_self)
  * node while holding L records "L before s_active": a cycle, reported on
  * the first run that does both, whether or not they ever overlap.
  */
-static DECLARE_WAIT_QUEUE_HEAD(sysfs_deactivate_waitq);
+/* Unused in the skeleton until the exercises are done: hence __maybe_unused. */
+static __maybe_unused DECLARE_WAIT_QUEUE_HEAD(sysfs_deactivate_waitq);
 
 /**
  * sysfs_get_active - start one operation on @sd.
