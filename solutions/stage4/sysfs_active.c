@@ -92,7 +92,7 @@ static __maybe_unused bool sysfs_drained(struct sysfs_dirent *sd)
 /* drain_what - what a deleter waits for, in words for the hung-task watchdog. */
 static __maybe_unused void drain_what(const struct sysfs_dirent *sd, int inside, char *buf, size_t len)
 {
-	snprintf(buf, len, "sysfs_drain %s (%d active inside)", sd->trace_name, inside);
+	snprintf(buf, len, "sysfs_drain %s (%d active inside as it began)", sd->trace_name, inside);
 }
 
 /**

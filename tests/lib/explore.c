@@ -600,3 +600,29 @@ void explore_grade(const struct explore_harness *h, void (*boot)(void))
 		}
 	}
 }
+
+/*
+ * explore_expect_bug - the grade of a harness that must fail (expected_bug):
+ * every schedule with at most one preemption, then PCT; the first failure
+ * must show the bug and fail again when replayed.  A test that would pass
+ * if the bug it documents vanished is no test.
+ */
+void explore_expect_bug(const struct explore_harness *h, void (*boot)(void))
+{
+	static const struct explore_opts plan[] = {
+		{ .strategy = "dfs:1", .runs = 20000, .quiet = true },
+		{ .strategy = "pct:2", .seed = 1, .runs = 2000, .quiet = true },
+	};
+	struct explore_result r = { 0 };
+	size_t i;
+
+	explore_boot_hook = boot;
+	for (i = 0; i < ARRAY_SIZE(plan); i++)
+		if (explore(h, &plan[i], &r) != 0)
+			break;
+	ck_assert_msg(i < ARRAY_SIZE(plan), "no schedule of %s failed (%ld runs of the last plan): the bug it "
+		      "shows (%s) is gone?", h->name, r.runs, h->expected_bug);
+	ck_assert_msg(strstr(r.output, h->expected_bug), "%s failed, but without \"%s\":\n%s", h->name,
+		      h->expected_bug, r.output);
+	ck_assert_msg(r.repeats, "the failing schedule did not fail again when replayed: %s", r.replay);
+}

@@ -81,6 +81,9 @@ int explore(const struct explore_harness *h, const struct explore_opts *o, struc
  */
 void explore_grade(const struct explore_harness *h, void (*boot)(void));
 
+/* explore_expect_bug - the grade of a harness with expected_bug: some schedule must show it. */
+void explore_expect_bug(const struct explore_harness *h, void (*boot)(void));
+
 /* explore_describe - the failure as a student reads it: invariant, output, replay command. */
 void explore_describe(const struct explore_harness *h, const struct explore_result *r, char *buf, size_t len);
 
