@@ -33,6 +33,17 @@ int ktest_main(Suite *s);
  */
 TCase *ktest_case(Suite *s, const char *name, double timeout);
 
+/*
+ * KTEST_SLOWDOWN - a time bound in a test is written for a plain build and
+ * multiplied by this: a sanitizer makes every step many times slower, and
+ * a bound that held without it would fail a correct build under it.
+ */
+#ifdef KSIM_SANITIZER
+#define KTEST_SLOWDOWN 15
+#else
+#define KTEST_SLOWDOWN 1
+#endif
+
 /* ktest_hang_left - seconds left of the run's hang budget (a large number without $KTEST_HANG_FILE). */
 double ktest_hang_left(void);
 /* ktest_hang_charge - count seconds lost to a run that had to be killed. */

@@ -5,12 +5,6 @@
 #include <time.h>
 #include "ktest.h"
 
-/* A sanitizer slows every step several times over: the bounds below are for a plain build. */
-#ifdef KSIM_SANITIZER
-#define SLOWDOWN 10
-#else
-#define SLOWDOWN 1
-#endif
 
 static double now_s(void)
 {
@@ -95,7 +89,7 @@ START_TEST(a_deadlock_is_reported_at_once_naming_each_wait)
 	ck_assert_status(&r, 4);
 	ck_assert_said(&r, "waiting on: sysfs_drain dirent:/sys/devices/selfremove0/remove");
 	ck_assert_said(&r, "no task can run");
-	ck_assert_msg(took < 1.0 * SLOWDOWN, "the deadlock took %.2f s to report (want under %d s)", took, SLOWDOWN);
+	ck_assert_msg(took < 1.0 * KTEST_SLOWDOWN, "the deadlock took %.2f s to report (want under %d s)", took, KTEST_SLOWDOWN);
 	ksim_run_free(&r);
 }
 END_TEST
