@@ -7,7 +7,9 @@
 #include "exercise.h"
 #include "ktest.h"
 #include "oops.h"
+#include "device.h"
 #include "sysfs_internal.h"
+#include "sysfs_self.h"
 #include "task.h"
 #include "vfs.h"
 #include "watchdog.h"
@@ -138,6 +140,42 @@ START_TEST(remove_self_from_an_operation_removes_the_node_at_once)
 }
 END_TEST
 
+static ssize_t zero_show(struct device *dev, struct device_attribute *attr, char *buf)
+{
+	(void)dev;
+	(void)attr;
+	return sprintf(buf, "0\n");
+}
+static DEVICE_ATTR(gone, 0444, zero_show, NULL);
+
+static void static_release(struct device *dev)
+{
+	(void)dev;
+}
+
+/*
+ * A store that calls device_remove_file_self() after an unplug has removed
+ * its file must hear "not yours" (the kernel warns, once, and says false):
+ * a true would send it to remove the device a second time.
+ */
+START_TEST(remove_file_self_of_a_file_already_removed_answers_false)
+{
+	static struct device dev;
+
+	boot();
+	dev.release = static_release;
+	ck_assert_int_eq(device_register(&dev, "self0"), 0);
+	ck_assert_int_eq(device_create_file(&dev, &dev_attr_gone), 0);
+	get_device(&dev);
+	device_del(&dev);	/* the unplug got there first */
+	ck_assert_msg(!device_remove_file_self(&dev, &dev_attr_gone),
+		      "device_remove_file_self() of a file an unplug had already removed returned true: its "
+		      "caller would go on to remove the device a second time");
+	put_device(&dev);
+	put_device(&dev);
+}
+END_TEST
+
 struct remover {
 	atomic_bool ret, done;
 	atomic_bool complete_when_done;	/* was the removal complete when this caller returned? */
@@ -217,5 +255,6 @@ int main(void)
 	tcase_add_test(tc, deactivate_waits_for_the_operation_inside_and_put_wakes_it);
 	tcase_add_test(tc, remove_self_from_an_operation_removes_the_node_at_once);
 	tcase_add_test(tc, remove_self_of_two_callers_exactly_one_removes);
+	tcase_add_test(tc, remove_file_self_of_a_file_already_removed_answers_false);
 	return ktest_main(s);
 }
