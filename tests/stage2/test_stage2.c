@@ -7,6 +7,7 @@
 #include "ktest.h"
 #include "slab.h"
 #include "module.h"
+#include "mutex.h"
 #include "sysfs.h"
 #include "task.h"
 #include "vfs.h"
@@ -104,10 +105,16 @@ START_TEST(opening_a_file_of_a_going_module_fails_with_enodev)
 {
 	struct file *f = NULL;
 
+	long live;
+
 	boot_tree();
 	fake_going();
+	live = slab_live_objects();
 	ck_assert_int_eq(vfs_open("/sys/devices/fake0/attr", VFS_READ, &f), -ENODEV);
 	ck_assert_msg(kref_read(&fake_kobj.kref) == 1, "a refused open must not keep a kobject reference");
+	ck_assert_msg(!mutex_is_locked(&sysfs_mutex), "a refused open returned with sysfs_mutex still held");
+	ck_assert_msg(slab_live_objects() == live, "a refused open left %ld object(s) allocated (its struct file?)",
+		      slab_live_objects() - live);
 }
 END_TEST
 
