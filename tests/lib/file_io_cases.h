@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "kobject.h"
+#include "slab.h"
 #include "ktest.h"
 #include "sysfs.h"
 #include "task.h"
@@ -52,6 +53,7 @@ static void fio_release(struct kobject *kobj)
 static const struct kobj_type fio_ktype = { .release = fio_release, .sysfs_ops = &fio_ops };
 static struct kobject fio_kobj;
 static struct attribute fio_attr = { .name = "io", .mode = 0644 };
+static struct attribute fio_twin = { .name = "oi", .mode = 0644 };	/* never opened */
 
 static struct file *fio_open(int mode)
 {
@@ -62,6 +64,7 @@ static struct file *fio_open(int mode)
 	kobject_init(&fio_kobj, &fio_ktype);
 	ck_assert_int_eq(kobject_add(&fio_kobj, NULL, "fio0"), 0);
 	ck_assert_int_eq(sysfs_create_file(&fio_kobj, &fio_attr), 0);
+	ck_assert_int_eq(sysfs_create_file(&fio_kobj, &fio_twin), 0);
 	ck_assert_int_eq(vfs_open("/sys/devices/fio0/io", mode, &f), 0);
 	return f;
 }
@@ -108,12 +111,59 @@ START_TEST(a_write_reaches_store_as_one_terminated_string_of_under_a_page)
 }
 END_TEST
 
+/*
+ * A close gives back everything the open took: the struct file, and the
+ * node's reference, so that removing the file frees as much as removing
+ * its twin that was never opened.
+ */
+START_TEST(an_open_and_its_close_leave_nothing_behind)
+{
+	struct file *f = fio_open(VFS_READ);
+	long before, after_close, twin_freed, node_freed;
+
+	vfs_close(f);
+	before = slab_live_objects();
+	sysfs_remove_file(&fio_kobj, &fio_twin);
+	twin_freed = before - slab_live_objects();
+	ck_assert_int_eq(vfs_open("/sys/devices/fio0/io", VFS_READ, &f), 0);
+	vfs_close(f);
+	after_close = slab_live_objects();
+	ck_assert_msg(after_close == before - twin_freed, "an open and its close left %ld object(s) allocated "
+		      "(the struct file?)", after_close - (before - twin_freed));
+	sysfs_remove_file(&fio_kobj, &fio_attr);
+	node_freed = after_close - slab_live_objects();
+	ck_assert_msg(node_freed == twin_freed, "removing a file that was opened and closed freed %ld object(s), "
+		      "removing its never-opened twin %ld: the close kept a reference on the node", node_freed,
+		      twin_freed);
+}
+END_TEST
+
+static void no_emit(const char *name, bool dir, void *ctx)
+{
+	(void)name;
+	(void)dir;
+	(void)ctx;
+}
+
+START_TEST(readdir_of_a_file_is_enotdir_and_of_nothing_enoent)
+{
+	struct file *f = fio_open(VFS_READ);
+
+	vfs_close(f);
+	ck_assert_int_eq(vfs_readdir("/sys/devices/fio0/io", no_emit, NULL), -ENOTDIR);
+	ck_assert_int_eq(vfs_readdir("/sys/devices/fio0/none", no_emit, NULL), -ENOENT);
+	ck_assert_int_eq(vfs_readdir("/sys/devices/fio0", no_emit, NULL), 0);
+}
+END_TEST
+
 static __maybe_unused void file_io_add_cases(Suite *s)
 {
 	TCase *tc = ktest_case(s, "file-io", 10);
 
 	tcase_add_test(tc, a_value_read_in_small_pieces_comes_whole_then_ends);
 	tcase_add_test(tc, a_write_reaches_store_as_one_terminated_string_of_under_a_page);
+	tcase_add_test(tc, an_open_and_its_close_leave_nothing_behind);
+	tcase_add_test(tc, readdir_of_a_file_is_enotdir_and_of_nothing_enoent);
 }
 
 #endif
