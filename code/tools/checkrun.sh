@@ -4,8 +4,9 @@
 # 1. One make builds everything the targets depend on (their prerequisites,
 #    read from make's own database), so no two of the runs below ever
 #    build the same file at once.
-# 2. The targets run, at most JOBS at once: make -jN check's N, else the
-#    number of CPUs.  Those listed in $CHECK_FIRST start first (the long
+# 2. The targets run, at most JOBS at once: make -jN check's N, else one
+#    more than the number of CPUs (parts spend time asleep: hung-task
+#    limits, fixed-length stress runs, ThreadSanitizer's pause at exit).  Those listed in $CHECK_FIRST start first (the long
 #    ones: the others fill the CPUs around them).  Each one's output goes
 #    to DIR/TARGET.log and its exit status to DIR/TARGET.rc, which
 #    code/tools/tally.sh reads; its times to DIR/times.tsv.
@@ -23,7 +24,7 @@ mkdir -p "$dir"
 
 case " ${MAKEFLAGS:-} " in
 *" -j"[0-9]*) jobs=$(sed -E 's/.* -j([0-9]+).*/\1/' <<<" $MAKEFLAGS ") ;;
-*) jobs=$(nproc 2>/dev/null || echo 1) ;;
+*) jobs=$(( $(nproc 2>/dev/null || echo 1) + 1 )) ;;
 esac
 [ "$jobs" -ge 1 ] 2>/dev/null || jobs=1
 # Under make -jN the sub-makes share its job slots; otherwise the build gets its own.
