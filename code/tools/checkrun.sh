@@ -1,9 +1,11 @@
 #!/bin/bash
 # checkrun.sh DIR TARGET... - make check's runner: the targets side by side, their reports one after another.
 #
-# 1. One make builds everything the targets depend on (their prerequisites,
+# 1. One make builds every file the targets depend on (their prerequisites,
 #    read from make's own database), so no two of the runs below ever
-#    build the same file at once.
+#    build the same file at once.  A phony prerequisite (book, whose recipe
+#    is a make of its own) is left to its target: run here it would build
+#    the same files as this make, at the same time.
 # 2. The targets run, at most JOBS at once: make -jN check's N, else one
 #    more than the number of CPUs (parts spend time asleep: hung-task
 #    limits, fixed-length stress runs, ThreadSanitizer's pause at exit).  Those listed in $CHECK_FIRST start first (the long
@@ -36,7 +38,7 @@ prereqs=$($make -pq "${targets[@]}" 2>/dev/null | awk -v list="${targets[*]}" '
 	BEGIN { n = split(list, t, " "); for (i = 1; i <= n; i++) want[t[i] ":"] = 1 }
 	/^# Files/ { files = 1 }
 	files && ($1 in want) { sub(/^[^:]*:/, ""); sub(/\|.*/, ""); print; delete want[$1] }' |
-	tr ' ' '\n' | grep -v '^check-' | sort -u)
+	tr ' ' '\n' | grep / | sort -u)
 # shellcheck disable=SC2086 # prereqs: file names, words; jflag: empty or one word
 $make --no-print-directory -k $jflag $prereqs >"$dir/build.log" 2>&1
 brc=$?
