@@ -281,18 +281,22 @@ $(foreach n,$(VALGRIND_STAGES),$(eval $(call CHECK_VALGRIND_STAGE,$(n))))
 # "make: *** [...] Error 1" on stderr; .ci/run leaves that line out.)
 # code/tools/checkrun.sh builds what the targets need once, then runs them
 # side by side (make -jN check: N at once; plain make check: one more than the CPUs)
-# and prints each one's output whole, in the order of CHECK_TARGETS.  The
+# and prints each one's output whole, in the order of CHECK_TARGETS.  Inside
+# it a stage's suites run one at a time (KTEST_JOBS=1, tests/lib/runtests.sh):
+# the targets beside each other already fill the CPUs, and more at once
+# pushes the sanitizers' explorer runs past their time limits.  The
 # build counts in the tally only if it failed.  Each target's output is kept
 # in $(BUILD)/check/TARGET.log, the times of each in $(BUILD)/check/times.tsv.
 # CHECK_FIRST: the long targets, started first so the short ones fill in around them.
-CHECK_FIRST := check-grade check-san-thread check-san-address check-san-undefined check-book \
-	check-valgrind-stage3 check-stage4-mistakes check-valgrind-stage4
+# The sanitizers are spread out: three at once starve their explorer runs of CPU.
+CHECK_FIRST := check-grade check-san-thread check-valgrind-stage3 check-san-address \
+	check-stage4-mistakes check-san-undefined check-exercises check-book check-valgrind-stage4
 check:
 	@$(MAKE) --no-print-directory -s $(BUILD)/.deps-ok || { \
 	  echo "make check: FAILED: the Debian packages are not all installed (above); nothing was checked"; \
 	  echo "0 passed, 1 failed"; exit 1; }
 	@d=$$(mktemp -d $(BUILD)/check.XXXXXX); \
-	  MAKE="$(MAKE)" CHECK_FIRST="$(CHECK_FIRST)" CHECK_SHOWN_DIR=$(BUILD)/check code/tools/checkrun.sh $$d $(CHECK_TARGETS); fail=$$?; \
+	  KTEST_JOBS=$${KTEST_JOBS:-1} MAKE="$(MAKE)" CHECK_FIRST="$(CHECK_FIRST)" CHECK_SHOWN_DIR=$(BUILD)/check code/tools/checkrun.sh $$d $(CHECK_TARGETS); fail=$$?; \
 	  [ $$fail = 0 ] && echo "make check: all passed" || echo "make check: FAILED"; \
 	  code/tools/tally.sh $$d $$([ "$$(cat $$d/build.rc)" = 0 ] || echo build) $(CHECK_TARGETS); \
 	  rm -rf $(BUILD)/check; mv $$d $(BUILD)/check; [ $$fail = 0 ]
