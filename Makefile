@@ -281,11 +281,12 @@ $(foreach n,$(VALGRIND_STAGES),$(eval $(call CHECK_VALGRIND_STAGE,$(n))))
 # "make: *** [...] Error 1" on stderr; .ci/run leaves that line out.)
 # code/tools/checkrun.sh builds what the targets need once, then runs them
 # side by side (make -jN check: N at once; plain make check: one more than the CPUs)
-# and prints each one's output whole, in the order of CHECK_TARGETS.  Inside
+# and prints each one's output whole, in the order of CHECK_TARGETS.  A
+# failed build counts in the tally only if no target failed (a target that
+# needs what did not build fails with the compiler's message).  Inside
 # it a stage's suites run one at a time (KTEST_JOBS=1, tests/lib/runtests.sh):
 # the targets beside each other already fill the CPUs, and more at once
-# pushes the sanitizers' explorer runs past their time limits.  The
-# build counts in the tally only if it failed.  Each target's output is kept
+# pushes the sanitizers' explorer runs past their time limits.  Each target's output is kept
 # in $(BUILD)/check/TARGET.log, the times of each in $(BUILD)/check/times.tsv.
 # CHECK_FIRST: the long targets, started first so the short ones fill in around them.
 # The sanitizers are spread out: three at once starve their explorer runs of CPU.
@@ -298,7 +299,7 @@ check:
 	@d=$$(mktemp -d $(BUILD)/check.XXXXXX); \
 	  KTEST_JOBS=$${KTEST_JOBS:-1} MAKE="$(MAKE)" CHECK_FIRST="$(CHECK_FIRST)" CHECK_SHOWN_DIR=$(BUILD)/check code/tools/checkrun.sh $$d $(CHECK_TARGETS); fail=$$?; \
 	  [ $$fail = 0 ] && echo "make check: all passed" || echo "make check: FAILED"; \
-	  code/tools/tally.sh $$d $$([ "$$(cat $$d/build.rc)" = 0 ] || echo build) $(CHECK_TARGETS); \
+	  code/tools/tally.sh $$d $$([ "$$(cat $$d/build.rc)" = 0 ] || cat $(patsubst %,$$d/%.rc,$(CHECK_TARGETS)) | grep -qvx 0 || echo build) $(CHECK_TARGETS); \
 	  rm -rf $(BUILD)/check; mv $$d $(BUILD)/check; [ $$fail = 0 ]
 
 # ---------------------------------------------------------------- help
