@@ -117,14 +117,15 @@ $(3)/ksim: $$(KERNEL_OBJ) $$(SHELL_OBJ) $(3)/stage.a $$(S$(1)_$(2)_MODS)
 		|| { echo "BUILD ERROR: stage $(1) ($(2)) does not link; fix the first error above." >&2; false; }
 	@echo "  LD      $$@"
 
-# The stage's objects without the runner's main(), for ksim and the Check suites.
-$(3)/stage.a: $$(S$(1)_$(2)_SRC) $$(S$(1)_$(2)_HDR)
-	@mkdir -p $$(@D)/obj
+# The stage's objects without the runner's main(), for ksim and the Check
+# suites; one rule per object (STAGE_OBJ below), so an edit recompiles its
+# own file only and make -j compiles a stage's files side by side.
+S$(1)_$(2)_DIR := $(3)
+S$(1)_$(2)_OBJ := $$(patsubst %.c,$(3)/obj/%.o,$$(notdir $$(S$(1)_$(2)_SRC)))
+$(3)/stage.a: $$(S$(1)_$(2)_OBJ)
 	@rm -f $$@
-	@{ $$(foreach c,$$(S$(1)_$(2)_SRC),$$(OVERLAY_CC) $$(S$(1)_$(2)_CFLAGS) -c $$(c) -o $$(@D)/obj/$$(notdir $$(c:.c=.o)) &&) true; } \
-		|| { echo "BUILD ERROR: stage $(1) ($(2)) does not compile; fix the first error above." >&2; false; }
 	@echo "  AR      $$@"
-	@ar rcs $$@ $$(patsubst %.c,$$(@D)/obj/%.o,$$(notdir $$(S$(1)_$(2)_SRC)))
+	@ar rcs $$@ $$(S$(1)_$(2)_OBJ)
 
 $(3)/%.so: $$(S$(1)_$(2)_HDR) $$(S$(1)_$(2)_MODSRC)
 	@mkdir -p $$(@D)
@@ -149,6 +150,16 @@ $(BUILD)/tests/lib/%.o: tests/lib/%.c $(wildcard tests/lib/*.h) $(KERNEL_HDR)
 
 $(foreach n,$(STAGES),$(eval $(call STAGE_RULES,$(n),solutions,$(BUILD)/stage$(n),1)))
 $(foreach n,$(STAGES),$(eval $(call STAGE_RULES,$(n),exercises,$(BUILD)/student/stage$(n),0)))
+
+# STAGE_OBJ(N, own, source) - one object of stage N's stage.a.
+define STAGE_OBJ
+$(S$(1)_$(2)_DIR)/obj/$(notdir $(3:.c=.o)): $(3) $$(S$(1)_$(2)_HDR)
+	@mkdir -p $$(@D)
+	@$$(OVERLAY_CC) $$(S$(1)_$(2)_CFLAGS) -c $$< -o $$@ \
+		|| { echo "BUILD ERROR: stage $(1) ($(2)) does not compile; fix the first error above." >&2; false; }
+endef
+$(foreach n,$(STAGES),$(foreach own,solutions exercises,$(foreach c,$(S$(n)_$(own)_SRC),\
+	$(eval $(call STAGE_OBJ,$(n),$(own),$(c))))))
 
 # stage_dir(N) - the build SOLUTIONS= selects: the reference or the student's.
 stage_dir = $(if $(filter 1,$(SOLUTIONS)),$(BUILD)/stage$(1),$(BUILD)/student/stage$(1))
@@ -250,29 +261,46 @@ $(foreach n,$(STAGES),$(eval $(call CHECK_STAGE,$(n))))
 HELP += "check            everything on the reference solutions: kernel, tools, stages, Valgrind; CI runs this"
 .PHONY: check check-valgrind
 HELP += "check-valgrind   every stage's Valgrind expectations (helgrind, drd, memcheck)"
-CHECK_TARGETS += check-valgrind
-check-valgrind: $(BUILD)/.deps-ok $(foreach n,$(STAGES),$(BUILD)/stage$(n)/ksim)
-	@fail=0; for n in $(STAGES); do [ -f tests/stage$$n/valgrind.tsv ] || continue; \
-	  for tool in memcheck helgrind drd; do grep -q "^$$tool	" tests/stage$$n/valgrind.tsv || continue; \
-	    KSIM=$(BUILD)/stage$$n/ksim tests/lib/valgrind.sh $$tool tests/stage$$n/valgrind.tsv $(BUILD)/valgrind/stage$$n --quiet || fail=1; \
-	  done; done; exit $$fail
+HELP += "check-valgrind-stageN  stage N's alone (make check runs the four side by side)"
+VALGRIND_STAGES := $(patsubst tests/stage%/valgrind.tsv,%,$(wildcard tests/stage*/valgrind.tsv))
+CHECK_TARGETS += $(addprefix check-valgrind-stage,$(VALGRIND_STAGES))
+.PHONY: $(addprefix check-valgrind-stage,$(VALGRIND_STAGES))
+check-valgrind: $(BUILD)/.deps-ok
+	@fail=0; for n in $(VALGRIND_STAGES); do $(MAKE) --no-print-directory check-valgrind-stage$$n || fail=1; done; exit $$fail
+define CHECK_VALGRIND_STAGE
+check-valgrind-stage$(1): $(BUILD)/.deps-ok $(BUILD)/stage$(1)/ksim
+	@fail=0; for tool in memcheck helgrind drd; do grep -q "^$$$$tool	" tests/stage$(1)/valgrind.tsv || continue; \
+	    KSIM=$(BUILD)/stage$(1)/ksim tests/lib/valgrind.sh $$$$tool tests/stage$(1)/valgrind.tsv $(BUILD)/valgrind/stage$(1) --quiet || fail=1; \
+	  done; exit $$$$fail
+endef
+$(foreach n,$(VALGRIND_STAGES),$(eval $(call CHECK_VALGRIND_STAGE,$(n))))
 # The last line of the recipe's output is the total CI reads, "N passed, M
 # failed" (code/tools/tally.sh), when it fails too: the deps step runs inside
 # the recipe, so a package that cannot be installed is one failure counted, not
 # a make error with no tally.  (When the recipe fails, make itself then adds
 # "make: *** [...] Error 1" on stderr; .ci/run leaves that line out.)
-# Each target's output is kept in $(BUILD)/check/TARGET.log.
+# code/tools/checkrun.sh builds what the targets need once, then runs them
+# side by side (make -jN check: N at once; plain make check: one more than the CPUs)
+# and prints each one's output whole, in the order of CHECK_TARGETS.  A
+# failed build counts in the tally only if no target failed (a target that
+# needs what did not build fails with the compiler's message).  Inside
+# it a stage's suites run one at a time (KTEST_JOBS=1, tests/lib/runtests.sh):
+# the targets beside each other already fill the CPUs, and more at once
+# pushes the sanitizers' explorer runs past their time limits.  Each target's output is kept
+# in $(BUILD)/check/TARGET.log, the times of each in $(BUILD)/check/times.tsv.
+# CHECK_FIRST: the long targets, started first so the short ones fill in around them.
+# The sanitizers are spread out: three at once starve their explorer runs of CPU.
+CHECK_FIRST := check-grade check-san-thread check-valgrind-stage3 check-san-address \
+	check-stage4-mistakes check-san-undefined check-exercises check-book check-valgrind-stage4
 check:
-	@$(MAKE) --no-print-directory $(BUILD)/.deps-ok || { \
+	@$(MAKE) --no-print-directory -s $(BUILD)/.deps-ok || { \
 	  echo "make check: FAILED: the Debian packages are not all installed (above); nothing was checked"; \
 	  echo "0 passed, 1 failed"; exit 1; }
-	@d=$$(mktemp -d $(BUILD)/check.XXXXXX); fail=0; for t in $(CHECK_TARGETS); do \
-	  echo "== $$t"; $(MAKE) --no-print-directory $$t 2>&1 | tee $$d/$$t.log; \
-	  rc=$${PIPESTATUS[0]}; echo $$rc > $$d/$$t.rc; \
-	  [ $$rc = 0 ] || { fail=1; echo "== $$t FAILED"; }; done; \
+	@d=$$(mktemp -d $(BUILD)/check.XXXXXX); \
+	  KTEST_JOBS=$${KTEST_JOBS:-1} MAKE="$(MAKE)" CHECK_FIRST="$(CHECK_FIRST)" CHECK_SHOWN_DIR=$(BUILD)/check code/tools/checkrun.sh $$d $(CHECK_TARGETS); fail=$$?; \
 	  [ $$fail = 0 ] && echo "make check: all passed" || echo "make check: FAILED"; \
-	  code/tools/tally.sh $$d $(CHECK_TARGETS); rm -rf $(BUILD)/check; mv $$d $(BUILD)/check; [ $$fail = 0 ]
-
+	  code/tools/tally.sh $$d $$([ "$$(cat $$d/build.rc)" = 0 ] || cat $(patsubst %,$$d/%.rc,$(CHECK_TARGETS)) | grep -qvx 0 || echo build) $(CHECK_TARGETS); \
+	  rm -rf $(BUILD)/check; mv $$d $(BUILD)/check; [ $$fail = 0 ]
 
 # ---------------------------------------------------------------- help
 HELP += "help             this list"

@@ -14,8 +14,9 @@ _Thread_local int percpu_this_cpu = -1;
  */
 static bool cpu_owned[NR_CPUS];
 static pthread_mutex_t cpu_lock = PTHREAD_MUTEX_INITIALIZER;
+/* Made under cpu_lock by the first claim: helgrind does not see pthread_once() order its readers. */
 static pthread_key_t cpu_key;
-static pthread_once_t cpu_key_once = PTHREAD_ONCE_INIT;
+static bool cpu_key_made;
 
 /*
  * The slot goes back when its thread ends; its counts stay.  The next
@@ -32,17 +33,15 @@ static void cpu_release(void *arg)
 	percpu_this_cpu = -1;
 }
 
-static void cpu_key_init(void)
-{
-	BUG_ON(pthread_key_create(&cpu_key, cpu_release) != 0);
-}
-
 int percpu_claim_cpu(void)
 {
 	int cpu;
 
-	pthread_once(&cpu_key_once, cpu_key_init);
 	pthread_mutex_lock(&cpu_lock);
+	if (!cpu_key_made) {
+		BUG_ON(pthread_key_create(&cpu_key, cpu_release) != 0);
+		cpu_key_made = true;
+	}
 	for (cpu = 0; cpu < NR_CPUS && cpu_owned[cpu]; cpu++)
 		;
 	if (cpu < NR_CPUS)

@@ -63,6 +63,17 @@ mkdir -p "$tree/build"
 # The grading packages are there (above): the copy's check-stageN need not
 # install the whole workbook's (the book's and the figures' too).
 [ -z "${GRADE_PACKAGES:-}" ] || touch "$tree/build/.deps-ok"
+# The course's own objects (the simulated kernel, the scenario runner, the
+# test library) do not depend on the submission: built once in the course's
+# tree and copied, mtimes kept, into the copy, whose make rebuilds any that
+# are older than their sources.  (Gradescope's setup.sh builds them in the
+# image, so a submission's grading compiles only its own stages.)
+if (cd "$src" && env -u MAKEFLAGS -u MAKELEVEL -u MFLAGS -u SOLUTIONS -u SAN \
+	make --no-print-directory -s -j"$(nproc 2>/dev/null || echo 1)" grade-prebuild) >"$out/prebuild.log" 2>&1; then
+	for d in kernel shell tests/lib; do
+		mkdir -p "$(dirname "$tree/build/$d")" && cp -pr "$src/build/$d" "$tree/build/$d"
+	done
+fi
 
 # ---- the submission: exercise files only
 allowed=$(cd "$src" && find exercises -type f | sort)

@@ -14,6 +14,13 @@
 #	KIND <TAB> SUITE <TAB> TEST <TAB> pass|fail <TAB> FILE:LINE <TAB> MESSAGE-FILE <TAB> OUTPUT-FILE
 # KIND is check or scenario; `make grade`, `make progress` and `make hint`
 # read it.  The last line is "NAME: N passed, M failed", the line CI reads.
+#
+# The suites and tables are independent, so they run side by side, at most
+# $KTEST_JOBS at once (default: the number of CPUs; 1 runs them one after
+# another).  Each one's report is kept apart and printed whole, in the
+# order they were given, as soon as it and those before it are done; the
+# rows of results.tsv keep that order too.  The hang budget stays one for
+# the whole run: every suite and table charges the same file.
 set -u
 name=$1; shift
 exdir= tsvs=() res=
@@ -47,7 +54,10 @@ show() {
 	tail -n 40 "$1" | sed 's/^/    | /'
 }
 
-for t in "$@"; do
+# suite BINARY - run one Check suite; prints its report, appends its rows
+# to $rows, and writes its "passed failed" counts to $sum.new.
+suite() {
+	local t=$1 s out rc line recs nrec nout seq st id where tcase o passed=0 failed=0
 	s=$(basename "$t")
 	rm -f "$res/$s.xml" "$res/out/$s".*
 	out=$(CK_XML_LOG_FILE_NAME=$res/$s.xml "$t" 2>&1); rc=$?
@@ -62,18 +72,19 @@ for t in "$@"; do
 		printf '%s\n' "$out" >"$res/out/$s.suite.out"
 		echo "the suite itself failed (exit $rc) before it could report its tests" >"$res/$s.suite.msg"
 		printf 'check\t%s\t(suite)\tfail\t%s\t%s\t%s\n' "$s" "$t" "$res/$s.suite.msg" "$res/out/$s.suite.out" \
-			>>"$res/results.tsv"
+			>>"$rows"
 		echo "$s: FAIL: the suite itself failed (exit $rc); everything it printed:"
 		show "$res/out/$s.suite.out"
 		echo "$s: no result"
-		continue
+		echo "0 1" >"$sum.new"
+		return
 	fi
 	while IFS=$'\t' read -r seq st id where tcase; do
 		o=$res/out/$s.$seq.out
 		# Outputs are matched to tests by the order they ran; if the counts
 		# disagree the match cannot be trusted: keep the suite's whole output.
 		[ "$nout" = "$nrec" ] || { printf '%s\n' "$out" >"$res/out/$s.suite.out"; o=$res/out/$s.suite.out; }
-		printf 'check\t%s\t%s\t%s\t%s\t%s\t%s\n' "$s" "$id" "$st" "$where" "$res/$s.$seq.msg" "$o" >>"$res/results.tsv"
+		printf 'check\t%s\t%s\t%s\t%s\t%s\t%s\n' "$s" "$id" "$st" "$where" "$res/$s.$seq.msg" "$o" >>"$rows"
 		if [ "$st" = pass ]; then
 			passed=$((passed + 1))
 			continue
@@ -91,14 +102,68 @@ for t in "$@"; do
 		show "$res/out/$s.suite.out"
 	fi
 	echo "$s: $line"
-done
-for tsv in "${tsvs[@]}"; do
-	out=$(tests/lib/scenarios.sh "$tsv" "$res" 2>&1); rc=$?
+	echo "$passed $failed" >"$sum.new"
+}
+
+# table TSV - run one scenario table, the same way.  scenarios.sh keeps its
+# rows' messages and outputs, and its rows, in the unit's own directory.
+table() {
+	local tsv=$1 out n f
+	out=$(tests/lib/scenarios.sh "$tsv" "$dir" 2>&1)
 	printf '%s\n' "$out" | grep -v '^ok ' | grep -v '^scenarios:'
 	n=$(grep -c '^ok ' <<<"$out"); f=$(grep -c '^FAIL ' <<<"$out")
-	passed=$((passed + n)); failed=$((failed + f))
 	echo "$(basename "$tsv"): $n scenarios passed, $f failed"
+	echo "$n $f" >"$sum.new"
+}
+
+# Every unit K (suites first, then tables) reports into $res/part/K.log,
+# K.tsv (its results.tsv rows; a table's are in K/results.tsv) and K.sum,
+# written last: its existence says the unit is done.
+units=() kinds=()
+for t in "$@"; do units+=("$t"); kinds+=(suite); done
+for tsv in "${tsvs[@]}"; do units+=("$tsv"); kinds+=(table); done
+rm -rf "$res/part" && mkdir -p "$res/part"
+jobs=${KTEST_JOBS:-$(nproc 2>/dev/null || echo 1)}
+[ "$jobs" -ge 1 ] 2>/dev/null || jobs=1
+shown=0
+
+# flush - print, in order, the reports of the units done so far.
+flush() {
+	local k=$shown
+	while [ "$k" -lt ${#units[@]} ] && [ -f "$res/part/$k.sum" ]; do
+		cat "$res/part/$k.log"
+		read -r p f <"$res/part/$k.sum"
+		passed=$((passed + p)); failed=$((failed + f))
+		k=$((k + 1))
+	done
+	shown=$k
+}
+
+running=0
+for k in "${!units[@]}"; do
+	while [ "$running" -ge "$jobs" ]; do
+		wait -n
+		running=$((running - 1))
+		flush
+	done
+	rows=$res/part/$k.tsv sum=$res/part/$k.sum dir=$res/part/$k
+	: >"$rows"
+	# A unit that ended without its counts (killed) is one failure.
+	( "${kinds[$k]}" "${units[$k]}" >"$res/part/$k.log" 2>&1
+	  [ -s "$sum.new" ] || { echo "${units[$k]}: ended without a result"; echo "0 1" >"$sum.new"; } >>"$res/part/$k.log"
+	  mv "$sum.new" "$sum" ) &
+	running=$((running + 1))
 done
+while [ "$running" -gt 0 ]; do
+	wait -n
+	running=$((running - 1))
+	flush
+done
+# results.tsv in the order the units were given.
+for k in "${!units[@]}"; do
+	cat "$res/part/$k.tsv"
+	[ ! -f "$res/part/$k/results.tsv" ] || cat "$res/part/$k/results.tsv"
+done >>"$res/results.tsv"
 spent=$(awk '{ s += $1 } END { printf "%d", s }' "$res/hang")
 [ "$spent" = 0 ] || echo "Tests and scenarios that hung or ran out of time cost ${spent} s (at most ${KTEST_HANG_BUDGET_S:-15} s a run; the rest were not run)."
 if [ $failed -gt 0 ] && [ -n "$exdir" ] && [ -d "$exdir" ]; then

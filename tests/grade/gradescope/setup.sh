@@ -8,3 +8,7 @@ set -euo pipefail
 export DEBIAN_FRONTEND=noninteractive
 apt-get update -qq
 apt-get install -y -qq --no-install-recommends @GRADE_PACKAGES@
+# The course's own objects, once, in the image: each submission's grading
+# copies them (tests/grade/grade.sh) and compiles only the stages.
+make -C "$(dirname "$0")" --no-print-directory -s -j"$(nproc)" grade-prebuild ||
+	echo "setup.sh: the course's objects did not build here; each grading will build them itself" >&2
