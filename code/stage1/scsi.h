@@ -9,9 +9,11 @@
  * template.  The template is the driver's data: it lives in the driver
  * module's memory and is unmapped with it.
  */
+struct module;
 struct Scsi_Host;
 struct scsi_host_template {
 	const char *name;
+	struct module *module;		/* the LLD's module: what scsi_device_get() pins */
 	void (*host_release)(struct Scsi_Host *shost);	/* last words of the LLD, may be NULL */
 };
 
@@ -23,12 +25,21 @@ struct Scsi_Host {
 	struct scsi_device *sdev;	/* one device per host is enough here */
 };
 
-/* scsi_target - target0:0:0, between a host and its devices. */
+/*
+ * scsi_target - target0:0:0, between a host and its devices.  It holds
+ * its host with a reference of its own (dev.parent = get_device(host)),
+ * and is reaped by the release of its last device.
+ */
 struct scsi_target {
 	struct device dev;
 };
 
-/* scsi_device - one disk: .../target0:0:0/0:0:0:0, with model, state and delete. */
+/*
+ * scsi_device - one disk: .../target0:0:0/0:0:0:0, with model, state and
+ * delete.  It holds its target with a reference of its own
+ * (sdev_gendev.parent = get_device(&starget->dev)), dropped only by its
+ * release.
+ */
 struct scsi_device {
 	struct device sdev_gendev;
 	struct Scsi_Host *host;

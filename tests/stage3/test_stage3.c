@@ -74,13 +74,21 @@ static void run(struct ksim_run *r, const char *script)
 
 /* ---- the seed's examples, the same files as in stages 1 and 2 ---- */
 
-START_TEST(seed_example1_runs_clean_with_the_callback_pinning_scsi_mod)
+/*
+ * Example 1 still oopses on stage 3, as it did on the kernel of 2007: sysfs
+ * is out of the story (the callback pins scsi_mod, deletion holds nothing),
+ * but the SCSI layer's own references are not.  The callback's kobject
+ * reference is the disk's last, and the disk's release climbs the chain it
+ * holds with get_device() of its own (target, host) to the host template
+ * of libata, unloaded by then.
+ */
+START_TEST(seed_example1_the_callbacks_last_put_reaches_unloaded_libata)
 {
 	struct ksim_run r;
-	long host_released, libata_gone, sdev_released, pin_dropped, refused;
+	long libata_gone, sdev_released, refused;
 
 	run(&r, SCEN "seed-example1.ksh");
-	ck_assert_status(&r, 0);
+	ck_assert_status(&r, 3);
 	/* The pending callback holds scsi_mod: the last rmmod of the line is refused. */
 	ck_assert_said(&r, "rmmod: ERROR: Module scsi_mod is in use");
 	refused = trace_seq(r.trace, "mod_unload", "module:scsi_mod", 1);
@@ -88,18 +96,25 @@ START_TEST(seed_example1_runs_clean_with_the_callback_pinning_scsi_mod)
 		      trace_line(r.trace, refused));
 	ck_assert_msg(trace_count(r.trace, "mod_get", "module:scsi_mod") >= 3,
 		      "sysfs_schedule_callback() must pin the module of its func (scsi_mod)");
-	/* Deleting a kobject lets go of its parent: the host goes with its driver, not with the callback. */
-	host_released = trace_seq(r.trace, "release", "kobject:host0", 1);
+	/* The disk is released by the callback, after libata left: the chain reaches it from there. */
 	libata_gone = trace_seq(r.trace, "mod_unload", "module:libata", 1);
-	ck_assert_msg(host_released && host_released < libata_gone,
-		      "host0 must be released while libata (which owns its template) is loaded: "
-		      "release at %ld, libata unloaded at %ld", host_released, libata_gone);
-	/* The callback's own kobject reference is the last one on the disk, dropped before its module pin. */
 	sdev_released = trace_seq(r.trace, "release", "kobject:0:0:0:0", 1);
-	pin_dropped = trace_seq(r.trace, "mod_put", "module:scsi_mod", 3);
-	ck_assert_msg(sdev_released && pin_dropped > sdev_released,
-		      "the callback must drop its scsi_mod pin after the disk's release ran (release %ld, put %ld)",
-		      sdev_released, pin_dropped);
+	ck_assert_msg(libata_gone && sdev_released > libata_gone,
+		      "the disk must be released after rmmod libata (unload at %ld, release at %ld)",
+		      libata_gone, sdev_released);
+	if (strstr(r.err, "ThreadSanitizer: data race")) {
+		/* ThreadSanitizer may count rmmod's re-mapping of libata's range as a write, and report the read first. */
+		ck_assert_said(&r, "scsi_host_dev_release");
+		ck_assert_said(&r, "sysfs_schedule_callback_work");
+	} else {
+		ck_assert_said(&r, "Comm: kworker/0:1");
+		ck_assert_said(&r, "supervisor read access to unloaded module libata");
+		ck_assert_said(&r, "RIP: scsi_host_dev_release+");
+		ck_assert_said(&r, "scsi_target_dev_release+");
+		ck_assert_said(&r, "scsi_device_dev_release+");
+		ck_assert_said(&r, "sysfs_schedule_callback_work+");
+	}
+	ck_assert_msg(!strstr(r.err, "[scsi_mod, unloaded]"), "scsi_mod must not be unloaded:\n%s", r.err);
 	ksim_run_free(&r);
 }
 END_TEST
@@ -288,7 +303,7 @@ int main(void)
 	TCase *tc;
 
 	tc = ktest_case(s, "seed", 30);
-	tcase_add_test(tc, seed_example1_runs_clean_with_the_callback_pinning_scsi_mod);
+	tcase_add_test(tc, seed_example1_the_callbacks_last_put_reaches_unloaded_libata);
 	tcase_add_test(tc, seed_example2_modules_unload_with_delete_held_open);
 	tcase_add_test(tc, held_open_file_does_not_block_deletion);
 	tc = ktest_case(s, "enodev", 30);

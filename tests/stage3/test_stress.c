@@ -219,15 +219,18 @@ static void must(int err, const char *what)
 }
 
 /*
- * rmmod scsi_mod: a delete callback still pending pins it (-EBUSY), which
- * is right; let the callbacks run and try again.
+ * rmmod of a module that a delete in flight may pin, which is right: on
+ * stage 3 a pending callback pins scsi_mod, on stage 4 a delete store pins
+ * libata (the host template's module).  Let them finish and try again.
  */
 static void rmmod_pinned(const char *name)
 {
 	int err;
 
-	for (int tries = 0; (err = rmmod(name)) == -EBUSY && tries < 100; tries++)
+	for (int tries = 0; (err = rmmod(name)) == -EBUSY && tries < 100; tries++) {
 		flush_scheduled_work();
+		msleep(1);
+	}
 	must(err, name);
 }
 
@@ -260,7 +263,18 @@ static void *hardware_main(void *arg)
 		must(hotplug_unplug("slow1"), "unplug slow1");
 		msleep(2);
 		must(rmmod("ahci"), "rmmod ahci");
-		must(rmmod("libata"), "rmmod libata");
+#if KSIM_STAGE == 3
+		/*
+		 * A delete callback still pending holds the disk, and through
+		 * SCSI's own references its target and host: its last put would
+		 * run the host's release after libata, whose template it reads,
+		 * is gone.  That is seed example 1, the bug stage 3 keeps (the
+		 * scenario table shows it); this test is about sysfs, so the
+		 * callbacks run first.
+		 */
+		flush_scheduled_work();
+#endif
+		rmmod_pinned("libata");
 		must(rmmod("sd_mod"), "rmmod sd_mod");
 		/* mouse1 and slow0 are still plugged: module exit removes them. */
 		must(rmmod(mouse), mouse);

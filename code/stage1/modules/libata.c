@@ -12,9 +12,11 @@ static __noinline void ata_host_release(struct Scsi_Host *shost)
 /*
  * The SCSI host template of every ATA host.  It is libata's data: when
  * libata is unloaded, this memory is unmapped, and a Scsi_Host that still
- * exists keeps pointing at it.
+ * exists keeps pointing at it.  Not const: .module is THIS_MODULE, which
+ * the kernel writes into the initialiser and our loader knows only once
+ * the module is mapped, so ata_init() fills it in.
  */
-static const struct scsi_host_template ata_sht = {
+static struct scsi_host_template ata_sht = {
 	.name = "ahci",
 	.host_release = ata_host_release,
 };
@@ -39,6 +41,7 @@ void ata_host_detach(struct Scsi_Host *shost)
 
 static int ata_init(void)
 {
+	ata_sht.module = THIS_MODULE;
 	return 0;
 }
 

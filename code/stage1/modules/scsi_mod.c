@@ -15,8 +15,11 @@ static int next_host_no;
 /*
  * The releases run when the last reference goes, whoever drops it: the
  * driver that unregistered, or a process closing a sysfs file long after.
- * Each drops its parent in turn (kobject_cleanup), so the last close of a
- * disk's file can run the whole chain: device, target, host.
+ * Each object holds its parent with a get_device() of its own, as the
+ * kernel's SCSI layer does (drivers/scsi/scsi_scan.c), and drops it only
+ * in its release; so the last put of a disk runs the whole chain, device,
+ * target, host, whatever sysfs or kobject_del() did with their own
+ * references meanwhile.
  */
 static __noinline void scsi_host_dev_release(struct device *dev)
 {
@@ -30,12 +33,36 @@ static __noinline void scsi_host_dev_release(struct device *dev)
 
 static __noinline void scsi_target_dev_release(struct device *dev)
 {
+	struct device *parent = dev->parent;
+
 	kfree(container_of(dev, struct scsi_target, dev));
+	put_device(parent);	/* the host, held since scsi_scan_host() */
+}
+
+/*
+ * scsi_target_reap - the target's last device is released: drop the
+ * reference the target was registered with.  In 2007 this ran from the
+ * device's release (scsi_device_dev_release_usercontext() ->
+ * scsi_target_reap(), the frames of the mail's second oops), and it also
+ * took the target out of sysfs and read the host template
+ * (shost->hostt->target_destroy).  Here the target leaves sysfs with its
+ * disk (__scsi_remove_device()), because our sysfs removes a directory
+ * with everything in it, and the template is read one step later, by the
+ * host's release: the same chain, the same unloaded memory at its end.
+ */
+static __noinline void scsi_target_reap(struct scsi_target *starget)
+{
+	put_device(&starget->dev);
 }
 
 static __noinline void scsi_device_dev_release(struct device *dev)
 {
-	kfree(container_of(dev, struct scsi_device, sdev_gendev));
+	struct scsi_device *sdev = container_of(dev, struct scsi_device, sdev_gendev);
+	struct device *parent = dev->parent;
+
+	scsi_target_reap(sdev->target);
+	kfree(sdev);
+	put_device(parent);	/* the target, held since scsi_scan_host() */
 }
 
 static ssize_t model_show(struct device *dev, struct device_attribute *attr, char *buf)
@@ -100,14 +127,14 @@ void scsi_scan_host(struct Scsi_Host *shost)
 	struct scsi_target *starget = kzalloc(sizeof(*starget), "scsi_target");
 	struct scsi_device *sdev = kzalloc(sizeof(*sdev), "scsi_device");
 
-	starget->dev.parent = &shost->shost_gendev;
+	starget->dev.parent = get_device(&shost->shost_gendev);
 	starget->dev.release = scsi_target_dev_release;
 	device_register(&starget->dev, "target%d:0:0", shost->host_no);
 
 	sdev->host = shost;
 	sdev->target = starget;
 	sdev->state = "running";
-	sdev->sdev_gendev.parent = &starget->dev;
+	sdev->sdev_gendev.parent = get_device(&starget->dev);
 	sdev->sdev_gendev.release = scsi_device_dev_release;
 	device_register(&sdev->sdev_gendev, "%d:0:0:0", shost->host_no);
 	for (size_t i = 0; i < ARRAY_SIZE(sdev_attrs); i++)
@@ -120,10 +147,10 @@ void scsi_scan_host(struct Scsi_Host *shost)
 /*
  * __scsi_remove_device - the disk is gone; call with scan_mutex held.
  * The host forgets it first, so that a later scsi_remove_host() does not
- * find it: once unregistered it may be freed at any moment (by whoever
- * drops the last reference).  That is also why sdev->target is read
- * before, and why "deleted" is written only after the attribute files are
- * gone, when no show() can be reading state.
+ * find it.  "deleted" is written only after the attribute files are gone,
+ * when no show() can be reading state.  The disk and its target leave
+ * sysfs before the disk's registration reference is dropped: that put may
+ * be the last one, and then the release chain frees them both.
  */
 static void __scsi_remove_device(struct scsi_device *sdev)
 {
@@ -136,8 +163,9 @@ static void __scsi_remove_device(struct scsi_device *sdev)
 	for (size_t i = 0; i < ARRAY_SIZE(sdev_attrs); i++)
 		device_remove_file(&sdev->sdev_gendev, sdev_attrs[i]);
 	sdev->state = "deleted";
-	device_unregister(&sdev->sdev_gendev);
-	device_unregister(&starget->dev);
+	device_del(&sdev->sdev_gendev);
+	device_del(&starget->dev);
+	put_device(&sdev->sdev_gendev);
 }
 
 /*
