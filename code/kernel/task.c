@@ -42,6 +42,13 @@ static void task_stack_bounds(struct task_struct *t)
 	}
 }
 
+void task_skip_pid(void)
+{
+	pthread_mutex_lock(&tasks_lock);
+	next_pid++;
+	pthread_mutex_unlock(&tasks_lock);
+}
+
 static void task_link(struct task_struct *t)
 {
 	pthread_mutex_lock(&tasks_lock);

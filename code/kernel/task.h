@@ -56,6 +56,13 @@ void task_init_main(const char *comm);
 struct task_struct *kthread_run(void *(*fn)(void *), void *arg, const char *fmt, ...) __printf(3, 4);
 /* kthread_join - wait for the task to return and free it; returns fn's value. */
 void *kthread_join(struct task_struct *t);
+/*
+ * task_skip_pid - take the next pid for nobody.  A run under the controlled
+ * scheduler starts no khungtaskd; it skips that thread's pid instead, so
+ * that its tasks carry the same pids, and its traces the same names, as a
+ * free run of the same scenario.
+ */
+void task_skip_pid(void);
 
 /* The list of live tasks, for the watchdog. Call with tasks_lock held. */
 extern pthread_mutex_t tasks_lock;

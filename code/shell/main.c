@@ -224,6 +224,8 @@ static void boot(const struct options *o, const char *argv0)
 	 */
 	if (!o->sched)
 		watchdog_start(o->hung_ms);
+	else
+		task_skip_pid();	/* khungtaskd's: the same pids as a free run */
 	softlockup_start(0);
 	set_module_dir(argv0);
 	stage_init();

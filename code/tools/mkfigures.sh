@@ -63,8 +63,11 @@ while IFS= read -r line || [ -n "$line" ]; do
 	opts+=("${w[*]:4}")
 done <"$list"
 
-# The runs: each scenario once per stage, all at once (they mostly sleep
-# in delay points).  Exit 0 is a clean run, 3 an oops, 4 the watchdog: all
+# The runs: each scenario once per stage, all at once, each under the
+# controlled scheduler (--sched nonpreemptive): its delay points sleep on a
+# virtual clock, so a busy machine cannot change who wins a window, and the
+# drawing is the same on every run (with the same pids as a free run: ksim
+# skips the pid of the watchdog thread it does not start).  Exit 0 is a clean run, 3 an oops, 4 the watchdog: all
 # are stories worth drawing.  2 (a bad script) or a crash of ksim is not.
 declare -A pid
 for i in "${!names[@]}"; do
@@ -79,7 +82,7 @@ for i in "${!names[@]}"; do
 		  rc=$?; cp "$traces/$key.d/$harness.trace" "$traces/$key.trace" 2>/dev/null || rc=2
 		  [ $rc = 1 ] && exit 0; exit $rc ) &
 	else
-		"$BUILD/stage${stages[i]}/ksim" --trace "$traces/$key.trace" \
+		"$BUILD/stage${stages[i]}/ksim" --sched nonpreemptive --trace "$traces/$key.trace" \
 			"code/scenarios/${scens[i]}.ksh" >"$traces/$key.out" 2>&1 &
 	fi
 	pid[$key]=$!
