@@ -280,7 +280,7 @@ $(foreach n,$(VALGRIND_STAGES),$(eval $(call CHECK_VALGRIND_STAGE,$(n))))
 # a make error with no tally.  (When the recipe fails, make itself then adds
 # "make: *** [...] Error 1" on stderr; .ci/run leaves that line out.)
 # code/tools/checkrun.sh builds what the targets need once, then runs them
-# side by side (make -jN check: N at once; plain make check: one per CPU)
+# side by side (make -jN check: N at once; plain make check: one at a time)
 # and prints each one's output whole, in the order of CHECK_TARGETS.  A
 # failed build counts in the tally only if no target failed (a target that
 # needs what did not build fails with the compiler's message).  Inside
