@@ -33,12 +33,14 @@ progress:
 
 # A student build from another exercises directory, for check-progress:
 # PROGRESS_EX=DIR builds DIR/stageN into PROGRESS_BUILD/stageN (default
-# $(BUILD)/progress-build) with
-# the rules of every build (STAGE_RULES, Makefile), read when make starts,
-# so check-progress lays DIR out first and then calls make with it.
+# $(BUILD)/progress-build) with the rules of every build (STAGE_RULES and
+# one STAGE_OBJ per source, Makefile), read when make starts, so
+# check-progress lays DIR out first and then calls make with it.
 PROGRESS_BUILD ?= $(BUILD)/progress-build
 ifneq ($(PROGRESS_EX),)
 $(foreach n,$(STAGES),$(eval $(call STAGE_RULES,$(n),$(PROGRESS_EX),$(PROGRESS_BUILD)/stage$(n),0)))
+$(foreach n,$(STAGES),$(foreach c,$(S$(n)_$(PROGRESS_EX)_SRC),\
+	$(eval $(call STAGE_OBJ,$(n),$(PROGRESS_EX),$(c)))))
 endif
 
 # check-progress - make progress on the skeletons (all not started), the
