@@ -254,7 +254,7 @@ static int do_builtin(const struct command *c)
 	case CMD_KILL:
 		return jobs_kill(c->n);
 	case CMD_WAIT:
-		return jobs_wait();
+		return jobs_wait(c->n, out_capture);
 	case CMD_JOBS:
 		return jobs_list();
 	case CMD_PLUG:

@@ -43,6 +43,7 @@ struct job {
 	bool killed;
 	bool terminated;		/* it ended because of the kill */
 	int status;			/* what the program returned: 0 or -errno */
+	struct strbuf out;		/* what it printed: the job's task's alone until DONE */
 	struct job *next;		/* in the order they started: the last is %+ */
 };
 
@@ -57,7 +58,7 @@ static void *job_main(void *arg)
 	int status;
 
 	current_job = j;
-	out_capture = NULL;
+	out_capture = &j->out;	/* for "wait; expect output" */
 	files_alloc();
 	status = run_program(j->cmd);
 	/* do_exit(): the files go first, on this task, as in the seed's oops trace. */
@@ -163,6 +164,7 @@ static void job_reap(struct job *j, bool notify)
 	for (pp = &jobs; *pp != j; pp = &(*pp)->next)
 		;
 	*pp = j->next;
+	free(j->out.s);
 	free(j);
 }
 
@@ -197,15 +199,29 @@ int jobs_kill(long spec)
 	return 0;
 }
 
-int jobs_wait(void)
+int jobs_wait(long spec, struct strbuf *out)
 {
+	struct job *target = NULL, *newest = NULL;
 	bool blocked = false;
+	int status = 0;
 
+	if (spec) {
+		target = job_find(spec);
+		if (!target) {
+			if (spec > 0)
+				err_printf("sh: wait: %%%ld: no such job", spec);
+			else
+				err_printf("sh: wait: %s: no such job", spec == JOB_CURRENT ? "%%" : "%-");
+			return -ESRCH;
+		}
+	}
 	pthread_mutex_lock(&jobs_lock);
 	for (;;) {
 		bool running = false, holding = false;
 
 		for (struct job *j = jobs; j; j = j->next) {
+			if (target && j != target)
+				continue;
 			running |= j->state != JOB_DONE;
 			holding |= j->state == JOB_HOLDING;
 		}
@@ -228,9 +244,26 @@ int jobs_wait(void)
 	pthread_mutex_unlock(&jobs_lock);
 	if (blocked)
 		sched_unblock();
-	while (jobs)
-		job_reap(jobs, true);
-	return 0;
+	/*
+	 * The job's outcome is the wait's, as $? is in sh: its status (0 or
+	 * -errno) and what it printed, then the shell's notices.  Its task set
+	 * both before DONE, under jobs_lock, which this task took since.
+	 */
+	for (struct job *j = jobs; j; j = j->next)
+		newest = j;
+	if (target || newest) {
+		struct job *j = target ? target : newest;
+
+		status = j->status;
+		if (out && j->out.len)
+			strbuf_add(out, j->out.s, j->out.len);
+	}
+	if (target)
+		job_reap(target, true);
+	else
+		while (jobs)
+			job_reap(jobs, true);
+	return status;
 }
 
 int jobs_list(void)

@@ -149,40 +149,60 @@ static bool check_echo(struct parser *p, struct cmdline *cl)
 	return true;
 }
 
-static bool check_kill(struct parser *p, struct cmdline *cl)
+/*
+ * check_jobspec - %N, %%, %+ or %- for kill and wait: *n gets N or JOB_*.
+ * A job that cannot exist at this point of the script (more than were
+ * started with '&' before it) is a mistake of the script, found here.
+ */
+static bool check_jobspec(struct parser *p, struct token *t, const char *cmd, long *n)
 {
-	struct token *t = cl->w[1];
 	const char *a = t->text;
 	int started = p->s->jobs_started;
 	char *end;
-	long n;
 
-	if (a[0] == '-') {
-		perr_at(p, t, "kill: signals are not supported; 'kill %%N' ends job N (SIGTERM)");
-		return false;
-	}
 	if (a[0] != '%' || a[1] == '\0') {
-		perr_at(p, t, "kill: '%s': name a job as %%N, %%%% or %%-", a);
+		perr_at(p, t, "%s: '%s': name a job as %%N, %%%% or %%-", cmd, a);
 		return false;
 	}
 	if (strcmp(a, "%%") == 0 || strcmp(a, "%+") == 0) {
-		n = JOB_CURRENT;
+		*n = JOB_CURRENT;
 	} else if (strcmp(a, "%-") == 0) {
-		n = JOB_PREVIOUS;
+		*n = JOB_PREVIOUS;
 	} else {
-		n = strtol(a + 1, &end, 10);
-		if (*end || n <= 0) {
-			perr_at(p, t, "kill: '%s': bad job number", a);
+		*n = strtol(a + 1, &end, 10);
+		if (*end || *n <= 0) {
+			perr_at(p, t, "%s: '%s': bad job number", cmd, a);
 			return false;
 		}
 	}
-	if (started == 0 || n > started || (n == JOB_PREVIOUS && started < 2)) {
-		perr_at(p, t, "kill: no job %s can exist here: %d job%s started with '&' before this",
-			a, started, started == 1 ? "" : "s");
+	if (started == 0 || *n > started || (*n == JOB_PREVIOUS && started < 2)) {
+		perr_at(p, t, "%s: no job %s can exist here: %d job%s started with '&' before this",
+			cmd, a, started, started == 1 ? "" : "s");
 		return false;
 	}
-	cl->c.n = n;
 	return true;
+}
+
+static bool check_kill(struct parser *p, struct cmdline *cl)
+{
+	if (cl->w[1]->text[0] == '-') {
+		perr_at(p, cl->w[1], "kill: signals are not supported; 'kill %%N' ends job N (SIGTERM)");
+		return false;
+	}
+	return check_jobspec(p, cl->w[1], "kill", &cl->c.n);
+}
+
+/* wait [%N]: without a job, every job (n = 0). */
+static bool check_wait(struct parser *p, struct cmdline *cl)
+{
+	cl->c.n = 0;
+	if (cl->nw == 1)
+		return true;
+	if (cl->w[1]->text[0] == '-') {
+		perr_at(p, cl->w[1], "wait: options are not supported; 'wait' waits for every job, 'wait %%N' for job N");
+		return false;
+	}
+	return check_jobspec(p, cl->w[1], "wait", &cl->c.n);
 }
 
 static bool check_time(struct parser *p, struct token *t, bool bare_ms, bool unit_required, long *ms)
@@ -400,7 +420,7 @@ static const struct cmd_spec specs[] = {
 	{ "echo", CMD_ECHO, 0, -1, true, true, "echo [-n] WORDS [> FILE]", check_echo },
 	{ "kill", CMD_KILL, 1, 1, false, false, "kill %N", check_kill },
 	{ "sleep", CMD_SLEEP, 1, 1, true, false, "sleep TIME", check_sleep },
-	{ "wait", CMD_WAIT, 0, 0, false, false, "wait", NULL },
+	{ "wait", CMD_WAIT, 0, 1, false, false, "wait [%N]", check_wait },
 	{ "jobs", CMD_JOBS, 0, 0, false, false, "jobs", NULL },
 	{ "plug", CMD_PLUG, 1, 1, false, false, "plug DEVICE", check_device },
 	{ "unplug", CMD_UNPLUG, 1, 1, false, false, "unplug DEVICE", check_device },

@@ -17,7 +17,11 @@
  *	insmod NAME|PATH.ko   rmmod NAME   lsmod   ls [PATH]   sleep TIME
  *	cat FILE...   cat > FILE &   echo [-n] WORDS [> FILE | >> FILE]
  * Shell builtins (run in the shell's task, never in the background):
- *	kill %N|%%|%+|%-   wait   jobs
+ *	kill %N|%%|%+|%-   wait [%N|%%|%+|%-]   jobs
+ * "wait %N" waits for job N, "wait" for every job; either way the job's
+ * outcome (N's, or the newest job's) becomes the last command's, as in sh:
+ * "expect fail ENODEV" checks the job's errno, "expect output" what the job
+ * printed (followed by the shell's "[N]+  Done ..." notices).
  * Simulation:
  *	plug DEV   unplug DEV   delay POINT TIME|off   hung_timeout TIME
  *	trace on|off   trace mark LABEL   config NAME=y|n (kconfig.h)
@@ -84,7 +88,7 @@ struct command {
 	int first_arg;		/* echo: argv index after the options */
 	char *arg;		/* module, device, delay point, trace label, expected text */
 	long ms;		/* sleep, delay, hung_timeout */
-	long n;			/* kill: job number or JOB_*; expect modref: count; expect fail: errno (0: any); config: on */
+	long n;			/* kill, wait: job number or JOB_* (wait: 0 for all); expect modref: count; expect fail: errno (0: any); config: on */
 	int op;			/* enum expect_kind or enum trace_op */
 };
 

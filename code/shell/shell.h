@@ -43,8 +43,12 @@ void exit_files(void);
 int jobs_start(const struct command *c);
 /* jobs_kill - kill %N: the job closes its files and exits, then "[N]+ Terminated". */
 int jobs_kill(long spec);
-/* jobs_wait - wait for every job to end (one holding a file never does: the watchdog says so). */
-int jobs_wait(void);
+/*
+ * jobs_wait - wait for job spec to end (0: every job; one holding a file
+ * never does: the watchdog says so).  Returns that job's status (0: the
+ * newest job's; 0 if there was none) and adds what it printed to out.
+ */
+int jobs_wait(long spec, struct strbuf *out);
 int jobs_list(void);
 /* jobs_end - the end of the script: kill what is left, silently, each on its own task. */
 void jobs_end(void);

@@ -2,16 +2,25 @@
 #
 # A solution fences the part the student writes:
 #
-#	/* BEGIN EXERCISE kref_put: drop one reference; the last one calls release */
+#	/* BEGIN EXERCISE kref_put */
 #	...the solution...
 #	/* STUB: return 0; */		(optional: what keeps the stub compiling)
 #	/* END EXERCISE */
 #
 # The skeleton keeps everything else and puts in the fence's place
-#	TODO("kref_put", "drop one reference; the last one calls release");
+#	TODO("kref_put", "<level 1 of kref_put's hints>");
 #	return 0;
-# so it compiles, runs, and says which exercise is not done.  A broken
-# fence is an error FILE:LINE:COL: message, exit status 2.
+# so it compiles, runs, and says which exercise is not done.  The hint is
+# level 1 of the exercise in the stage's hints file (awk -v hints=FILE, read
+# with hints.awk): the hints live there only, never in the fence.  A broken
+# fence, or an exercise without its hint, is an error FILE:LINE:COL: message,
+# exit status 2.
+BEGIN {
+	if (hints != "" && hints_load(hints) != 0) {
+		failed = 1
+		exit 2
+	}
+}
 function fail(col, msg) {
 	printf "%s:%d:%d: %s\n", FILENAME, FNR, col, msg > "/dev/stderr"
 	failed = 1
@@ -22,12 +31,19 @@ function fail(col, msg) {
 		fail(index($0, "/*"), "BEGIN EXERCISE inside exercise '" name "' (missing END EXERCISE?)")
 	line = $0
 	indent = line; sub(/[^ \t].*$/, "", indent)
-	if (!match(line, /BEGIN EXERCISE [A-Za-z_][A-Za-z0-9_]*: [^*]*\*\//))
-		fail(index($0, "BEGIN"), "expected /* BEGIN EXERCISE name: hint */")
-	spec = substr(line, RSTART + 15, RLENGTH - 17)
-	name = spec; sub(/:.*/, "", name)
-	hint = spec; sub(/^[^:]*: */, "", hint); sub(/ +$/, "", hint)
-	gsub(/"/, "\\\"", hint)
+	if (match(line, /BEGIN EXERCISE [A-Za-z_][A-Za-z0-9_]*:/))
+		fail(index($0, "BEGIN") + RLENGTH - 1, "a hint in the fence: hints go in the stage's hints.txt, as levels 1 to 3")
+	if (!match(line, /BEGIN EXERCISE [A-Za-z_][A-Za-z0-9_]* \*\//))
+		fail(index($0, "BEGIN"), "expected /* BEGIN EXERCISE name */")
+	name = substr(line, RSTART + 15, RLENGTH - 18)
+	if (hints == "")
+		fail(index($0, name), "exercise '" name "' has no hint: no hints.txt next to this file's stage")
+	if (!((name, 1) in HINT))
+		fail(index($0, name), "exercise '" name "' has no level 1 in " hints)
+	hint = HINT[name, 1]
+	# It becomes a C string: no quote or backslash (the hints' levels 2 and 3 may have them).
+	if (hint ~ /["\\]/)
+		fail(index($0, name), "level 1 of '" name "' in " hints " has a quote or a backslash")
 	if (seen[name]++)
 		fail(index($0, name), "exercise '" name "' fenced twice in one file")
 	inside = 1; stub = ""

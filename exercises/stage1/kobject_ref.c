@@ -14,7 +14,7 @@ struct kobject *kobject_get(struct kobject *kobj)
 {
 	if (!kobj)
 		return NULL;
-	TODO("kobject_get", "take one more reference on kobj->kref (kref.h)");
+	TODO("kobject_get", "one more holder now keeps the kobject alive: count it, in the kref the kobject embeds");
 	trace_event("get", kobj->trace_name, "count=%d by=%s", kref_read(&kobj->kref), trace_by());
 	return kobj;
 }
@@ -30,5 +30,5 @@ void kobject_put(struct kobject *kobj)
 	if (!kobj)
 		return;
 	trace_event("put", kobj->trace_name, "count=%d by=%s", kref_read(&kobj->kref) - 1, trace_by());
-	TODO("kobject_put", "drop the reference with kref_put(); the last one must call kobject_release");
+	TODO("kobject_put", "drop one holder; whoever drops the last one must release the object, and nobody else may");
 }

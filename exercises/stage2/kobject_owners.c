@@ -26,7 +26,7 @@ int kobject_owners(const struct kobject *kobj, const char **mods, int max)
 {
 	int n = 0;
 
-	TODO("kobject_owners", "for kobj and each parent, add_module() its release code (owner_code, else ktype->release) and its release_reads");
+	TODO("kobject_owners", "the last put runs release code and reads data that may live in modules, for the kobject and, through the parent it puts, for every ancestor: collect those modules");
 	(void)kobj; (void)mods; (void)max; (void)add_module;
 	return n;
 }

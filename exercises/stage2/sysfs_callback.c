@@ -36,7 +36,7 @@ static __noinline void sysfs_schedule_callback_work(struct work_struct *work)
 	delay_point("sysfs_schedule_callback_work");
 	ss->func(ss->data);
 	kobject_put(ss->kobj);
-	TODO("sysfs_schedule_callback_work", "drop the module reference taken at scheduling (module_put_by, same holder), now that func has run");
+	TODO("sysfs_schedule_callback_work", "give back the module reference taken when the callback was scheduled, once nothing of that module can run from this work item any more");
 	trace_by_set(old);
 	kfree(ss);
 }
@@ -60,7 +60,7 @@ int sysfs_schedule_callback_owner(struct kobject *kobj, void (*func)(void *), vo
 	if (!ss)
 		return -ENOMEM;
 	INIT_WORK(&ss->work, sysfs_schedule_callback_work);
-	TODO("sysfs_schedule_callback", "pin owner for the work item (try_module_get_by, holder ss->work.trace_name); if that fails, free ss and return -ENODEV");
+	TODO("sysfs_schedule_callback", "the work item will call func later, from a kworker: pin the module that holds func until then, and refuse if that module is already going away");
 	old = trace_by_set(ss->work.trace_name);
 	ss->kobj = kobject_get(kobj);
 	trace_by_set(old);

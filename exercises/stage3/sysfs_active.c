@@ -43,7 +43,7 @@ struct sysfs_dirent *sysfs_get_active(struct sysfs_dirent *sd)
 
 	if (!sd)
 		return NULL;
-	TODO("sysfs_get_active", "take s_active for reading without sleeping (rwsem.h); ok says whether you got it");
+	TODO("sysfs_get_active", "an operation may start only while the node is not being deleted, and must never wait for a deletion: try, and say whether it worked");
 	ok = true;
 	return sysfs_active_got(sd, ok);
 }
@@ -61,7 +61,7 @@ void sysfs_put_active(struct sysfs_dirent *sd)
 	if (!sd)
 		return;
 	sysfs_active_putting(sd);
-	TODO("sysfs_put_active", "give back the read side of s_active, waking a deletion that waits");
+	TODO("sysfs_put_active", "the operation is over: give back what sysfs_get_active took, so that a deletion waiting for the operations in flight can go on");
 }
 
 /**
@@ -79,7 +79,7 @@ void sysfs_put_active(struct sysfs_dirent *sd)
  */
 struct sysfs_dirent *sysfs_get_active_two(struct sysfs_dirent *sd)
 {
-	TODO("sysfs_get_active_two", "the parent's active reference first (if sd has a parent), then sd's; on failure give back what you took");
+	TODO("sysfs_get_active_two", "an attribute's operation uses the attribute and its kobject: hold the parent's active reference around the node's own, all or nothing");
 	return sd;
 }
 
@@ -89,7 +89,7 @@ struct sysfs_dirent *sysfs_get_active_two(struct sysfs_dirent *sd)
  */
 void sysfs_put_active_two(struct sysfs_dirent *sd)
 {
-	TODO("sysfs_put_active_two", "sd's active reference first, then the parent's (the reverse of the get)");
+	TODO("sysfs_put_active_two", "undo sysfs_get_active_two in the reverse order: the node first, its parent last");
 	(void)sd;
 }
 
@@ -109,7 +109,7 @@ void sysfs_put_active_two(struct sysfs_dirent *sd)
  */
 void sysfs_deactivate(struct sysfs_dirent *sd)
 {
-	TODO("sysfs_deactivate", "take the write side of s_active, and keep it: it is never released");
+	TODO("sysfs_deactivate", "a deletion shuts out new operations and waits for those in flight, once and for ever");
 	/*
 	 * Lie to lockdep, as sysfs did in 2007: the write side is kept for
 	 * good, but lockdep must not think this task holds it, or the task's

@@ -53,7 +53,7 @@ struct sysfs_dirent *sysfs_get_active(struct sysfs_dirent *sd)
 
 	if (!sd)
 		return NULL;
-	TODO("sysfs_get_active", "add one to s_active unless it is negative, in ONE atomic step (atomic.h: atomic_inc_unless_negative(), or your own atomic_try_cmpxchg() loop); ok says whether you did. A read then an add, or an add then an undo, lets a deleter slip in between");
+	TODO("sysfs_get_active", "let one more operation in unless the node has been deactivated, deciding and counting in one indivisible step");
 	ok = true;
 	if (ok)
 		rwsem_acquire_read(&sd->dep_map, 0, 1, _RET_IP_);
@@ -75,7 +75,7 @@ void sysfs_put_active(struct sysfs_dirent *sd)
 	sysfs_active_putting(sd);
 	rwsem_release(&sd->dep_map, _RET_IP_);
 	ANNOTATE_HAPPENS_BEFORE(&sd->s_active);
-	TODO("sysfs_put_active", "take one from s_active (atomic_dec_return()); if that leaves exactly SD_DEACTIVATED_BIAS, wake_up_all() the deleters on sysfs_deactivate_waitq");
+	TODO("sysfs_put_active", "the operation is over: count it out, and if the node is deleted and this was the last operation inside, tell whoever waits for it");
 }
 
 /* sysfs_drained - every operation that was inside deleted @sd has come out. */
@@ -102,7 +102,7 @@ static __maybe_unused void drain_what(const struct sysfs_dirent *sd, int inside,
  */
 void sysfs_deactivate_start(struct sysfs_dirent *sd)
 {
-	TODO("sysfs_deactivate_start", "add SD_DEACTIVATED_BIAS to s_active (atomic_add())");
+	TODO("sysfs_deactivate_start", "shut the door on new operations in one step, while the operations already inside keep their count");
 	(void)sd;
 }
 
@@ -121,7 +121,7 @@ void sysfs_deactivate(struct sysfs_dirent *sd)
 
 	/* The wait for the count, told to lockdep as taking the write side. */
 	rwsem_acquire(&sd->dep_map, 0, 0, _RET_IP_);
-	TODO("sysfs_deactivate", "sleep on sysfs_deactivate_waitq until sysfs_drained(sd) (wait_event_desc(), with drain_what() as the watchdog's words)");
+	TODO("sysfs_deactivate", "sleep until every operation that was inside the deleted node has come out");
 	(void)what;
 	rwsem_release(&sd->dep_map, _RET_IP_);
 	ANNOTATE_HAPPENS_AFTER(&sd->s_active);
@@ -181,7 +181,7 @@ bool sysfs_remove_self(struct sysfs_dirent *sd)
 	char what[TRACE_NAME_LEN + 64];
 	bool first = false;
 
-	TODO("sysfs_remove_self", "break the active protection, then delay_point(\"sysfs_remove_self\"); under sysfs_mutex claim SYSFS_FLAG_SUICIDAL if no one has; the claimant unlinks sd (if still linked), drops it with the mutex let go, then retakes the mutex and sets SYSFS_FLAG_SUICIDED; the others wait for sysfs_self_removed() with wait_event_mutex_desc(); everyone unbreaks while still holding sysfs_mutex");
+	TODO("sysfs_remove_self", "a method that removes its own node must first stop counting itself inside it, or the removal waits for itself; of two tasks removing it at once, one removes while the other waits");
 	(void)what; (void)sd;
 	return first;
 }

@@ -14,7 +14,7 @@ struct kobject *kobject_get(struct kobject *kobj)
 {
 	if (!kobj)
 		return NULL;
-	/* BEGIN EXERCISE kobject_get: take one more reference on kobj->kref (kref.h) */
+	/* BEGIN EXERCISE kobject_get */
 	kref_get(&kobj->kref);
 	/* END EXERCISE */
 	trace_event("get", kobj->trace_name, "count=%d by=%s", kref_read(&kobj->kref), trace_by());
@@ -32,7 +32,7 @@ void kobject_put(struct kobject *kobj)
 	if (!kobj)
 		return;
 	trace_event("put", kobj->trace_name, "count=%d by=%s", kref_read(&kobj->kref) - 1, trace_by());
-	/* BEGIN EXERCISE kobject_put: drop the reference with kref_put(); the last one must call kobject_release */
+	/* BEGIN EXERCISE kobject_put */
 	kref_put(&kobj->kref, kobject_release);
 	/* END EXERCISE */
 }

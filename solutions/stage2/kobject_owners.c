@@ -26,7 +26,7 @@ int kobject_owners(const struct kobject *kobj, const char **mods, int max)
 {
 	int n = 0;
 
-	/* BEGIN EXERCISE kobject_owners: for kobj and each parent, add_module() its release code (owner_code, else ktype->release) and its release_reads */
+	/* BEGIN EXERCISE kobject_owners */
 	for (; kobj; kobj = kobj->parent) {
 		uintptr_t code = kobj->owner_code;
 

@@ -36,7 +36,7 @@ static __noinline void sysfs_schedule_callback_work(struct work_struct *work)
 	delay_point("sysfs_schedule_callback_work");
 	ss->func(ss->data);
 	kobject_put(ss->kobj);
-	/* BEGIN EXERCISE sysfs_schedule_callback_work: drop the module reference taken at scheduling (module_put_by, same holder), now that func has run */
+	/* BEGIN EXERCISE sysfs_schedule_callback_work */
 	module_put_by(ss->owner, work->trace_name);
 	/* END EXERCISE */
 	trace_by_set(old);
@@ -62,7 +62,7 @@ int sysfs_schedule_callback_owner(struct kobject *kobj, void (*func)(void *), vo
 	if (!ss)
 		return -ENOMEM;
 	INIT_WORK(&ss->work, sysfs_schedule_callback_work);
-	/* BEGIN EXERCISE sysfs_schedule_callback: pin owner for the work item (try_module_get_by, holder ss->work.trace_name); if that fails, free ss and return -ENODEV */
+	/* BEGIN EXERCISE sysfs_schedule_callback */
 	if (!try_module_get_by(owner, ss->work.trace_name)) {
 		kfree(ss);
 		return -ENODEV;

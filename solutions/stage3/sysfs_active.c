@@ -43,7 +43,7 @@ struct sysfs_dirent *sysfs_get_active(struct sysfs_dirent *sd)
 
 	if (!sd)
 		return NULL;
-	/* BEGIN EXERCISE sysfs_get_active: take s_active for reading without sleeping (rwsem.h); ok says whether you got it */
+	/* BEGIN EXERCISE sysfs_get_active */
 	ok = down_read_trylock(&sd->s_active);
 	/* STUB: ok = true; */
 	/* END EXERCISE */
@@ -63,7 +63,7 @@ void sysfs_put_active(struct sysfs_dirent *sd)
 	if (!sd)
 		return;
 	sysfs_active_putting(sd);
-	/* BEGIN EXERCISE sysfs_put_active: give back the read side of s_active, waking a deletion that waits */
+	/* BEGIN EXERCISE sysfs_put_active */
 	up_read(&sd->s_active);
 	/* END EXERCISE */
 }
@@ -83,7 +83,7 @@ void sysfs_put_active(struct sysfs_dirent *sd)
  */
 struct sysfs_dirent *sysfs_get_active_two(struct sysfs_dirent *sd)
 {
-	/* BEGIN EXERCISE sysfs_get_active_two: the parent's active reference first (if sd has a parent), then sd's; on failure give back what you took */
+	/* BEGIN EXERCISE sysfs_get_active_two */
 	if (sd->s_parent) {
 		if (!sysfs_get_active(sd->s_parent))
 			return NULL;
@@ -104,7 +104,7 @@ struct sysfs_dirent *sysfs_get_active_two(struct sysfs_dirent *sd)
  */
 void sysfs_put_active_two(struct sysfs_dirent *sd)
 {
-	/* BEGIN EXERCISE sysfs_put_active_two: sd's active reference first, then the parent's (the reverse of the get) */
+	/* BEGIN EXERCISE sysfs_put_active_two */
 	sysfs_put_active(sd);
 	if (sd->s_parent)
 		sysfs_put_active(sd->s_parent);
@@ -128,7 +128,7 @@ void sysfs_put_active_two(struct sysfs_dirent *sd)
  */
 void sysfs_deactivate(struct sysfs_dirent *sd)
 {
-	/* BEGIN EXERCISE sysfs_deactivate: take the write side of s_active, and keep it: it is never released */
+	/* BEGIN EXERCISE sysfs_deactivate */
 	down_write(&sd->s_active);
 	/* END EXERCISE */
 	/*

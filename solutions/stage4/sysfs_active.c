@@ -53,7 +53,7 @@ struct sysfs_dirent *sysfs_get_active(struct sysfs_dirent *sd)
 
 	if (!sd)
 		return NULL;
-	/* BEGIN EXERCISE sysfs_get_active: add one to s_active unless it is negative, in ONE atomic step (atomic.h: atomic_inc_unless_negative(), or your own atomic_try_cmpxchg() loop); ok says whether you did. A read then an add, or an add then an undo, lets a deleter slip in between */
+	/* BEGIN EXERCISE sysfs_get_active */
 	ok = atomic_inc_unless_negative(&sd->s_active);
 	/* STUB: ok = true; */
 	/* END EXERCISE */
@@ -77,7 +77,7 @@ void sysfs_put_active(struct sysfs_dirent *sd)
 	sysfs_active_putting(sd);
 	rwsem_release(&sd->dep_map, _RET_IP_);
 	ANNOTATE_HAPPENS_BEFORE(&sd->s_active);
-	/* BEGIN EXERCISE sysfs_put_active: take one from s_active (atomic_dec_return()); if that leaves exactly SD_DEACTIVATED_BIAS, wake_up_all() the deleters on sysfs_deactivate_waitq */
+	/* BEGIN EXERCISE sysfs_put_active */
 	if (atomic_dec_return(&sd->s_active) == SD_DEACTIVATED_BIAS)
 		wake_up_all(&sysfs_deactivate_waitq);
 	/* END EXERCISE */
@@ -107,7 +107,7 @@ static __maybe_unused void drain_what(const struct sysfs_dirent *sd, int inside,
  */
 void sysfs_deactivate_start(struct sysfs_dirent *sd)
 {
-	/* BEGIN EXERCISE sysfs_deactivate_start: add SD_DEACTIVATED_BIAS to s_active (atomic_add()) */
+	/* BEGIN EXERCISE sysfs_deactivate_start */
 	atomic_add(SD_DEACTIVATED_BIAS, &sd->s_active);
 	/* STUB: (void)sd; */
 	/* END EXERCISE */
@@ -128,7 +128,7 @@ void sysfs_deactivate(struct sysfs_dirent *sd)
 
 	/* The wait for the count, told to lockdep as taking the write side. */
 	rwsem_acquire(&sd->dep_map, 0, 0, _RET_IP_);
-	/* BEGIN EXERCISE sysfs_deactivate: sleep on sysfs_deactivate_waitq until sysfs_drained(sd) (wait_event_desc(), with drain_what() as the watchdog's words) */
+	/* BEGIN EXERCISE sysfs_deactivate */
 	drain_what(sd, atomic_read(&sd->s_active) - SD_DEACTIVATED_BIAS, what, sizeof(what));
 	wait_event_desc(&sysfs_deactivate_waitq, what, sysfs_drained(sd));
 	/* STUB: (void)what; */
@@ -191,7 +191,7 @@ bool sysfs_remove_self(struct sysfs_dirent *sd)
 	char what[TRACE_NAME_LEN + 64];
 	bool first = false;
 
-	/* BEGIN EXERCISE sysfs_remove_self: break the active protection, then delay_point("sysfs_remove_self"); under sysfs_mutex claim SYSFS_FLAG_SUICIDAL if no one has; the claimant unlinks sd (if still linked), drops it with the mutex let go, then retakes the mutex and sets SYSFS_FLAG_SUICIDED; the others wait for sysfs_self_removed() with wait_event_mutex_desc(); everyone unbreaks while still holding sysfs_mutex */
+	/* BEGIN EXERCISE sysfs_remove_self */
 	sysfs_break_active_protection(sd);
 	delay_point("sysfs_remove_self");
 	mutex_lock(&sysfs_mutex);

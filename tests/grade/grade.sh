@@ -76,7 +76,8 @@ if (cd "$src" && env -u MAKEFLAGS -u MAKELEVEL -u MFLAGS -u SOLUTIONS -u SAN \
 fi
 
 # ---- the submission: exercise files only
-allowed=$(cd "$src" && find exercises -type f | sort)
+# (Only the C files: exercises/stageN/hints.txt is the course's, read by make hint-stageN.)
+allowed=$(cd "$src" && find exercises -type f -name '*.c' | sort)
 used=()
 if [ -n "$sub" ]; then
 	taken=0
@@ -109,6 +110,9 @@ if [ -n "$sub" ]; then
 		[ -z "$skip" ] || continue
 		if [ -f "$src/$f" ] && ! [ -L "$sub/$f" ] && cmp -s "$src/$f" "$sub/$f"; then
 			continue	# an unchanged copy of a course file
+		fi
+		if [ -f "$src/exercises/$f" ] && ! [ -L "$sub/$f" ] && cmp -s "$src/exercises/$f" "$sub/$f"; then
+			continue	# the same, laid out without exercises/ (stageN/hints.txt)
 		fi
 		n=$((n + 1))
 		[ $n -le 20 ] || continue

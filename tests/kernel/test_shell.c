@@ -79,6 +79,9 @@ static const struct {
 	{ "nul_byte", "4:8", "a NUL byte" },
 	{ "config_unknown", "4:8", "config: unknown option 'DEBUG_EVERYTHING'" },
 	{ "config_no_value", "4:8", "expected NAME=y or NAME=n" },
+	{ "wait_beyond_jobs", "5:6", "wait: no job %2 can exist here: 1 job started" },
+	{ "wait_option", "5:6", "wait: options are not supported" },
+	{ "wait_bad_spec", "5:6", "wait: '1': name a job as %N" },
 };
 
 START_TEST(malformed_script_exits_2_and_runs_nothing)
@@ -187,6 +190,26 @@ START_TEST(unplug_makes_an_open_file_fail_with_enodev)
 	ck_assert_status(&r, 0);
 	ck_assert_err(&r, "cat: /sys/devices/demo0/name: No such device\n");
 	ck_assert_err(&r, "plug: demo0: File exists\n");
+	ksim_run_free(&r);
+}
+END_TEST
+
+/*
+ * "wait" then "expect": the job's outcome is what the expect checks, its
+ * errno (ENODEV after an unplug, ENOENT) and what it printed, for "wait %N",
+ * "wait %%" and "wait"; with no job left, wait succeeds.  Every expect of
+ * the script must hold (exit 0, no "expect failed").
+ */
+START_TEST(wait_makes_the_job_outcome_what_expect_checks)
+{
+	struct ksim_run r;
+
+	run(&r, SCRIPTS "wait_result.ksim", NULL);
+	ck_assert_msg(!said_err(&r, "expect failed"), "an expect after wait did not hold:\n%s", r.err);
+	ck_assert_status(&r, 0);
+	ck_assert_err(&r, "cat: /sys/devices/demo0/name: No such device\n");
+	ck_assert_err(&r, "sh: wait: %1: no such job\n");
+	ck_assert_out(&r, "[2]+  Exit 1                  cat /sys/devices/demo9/name\n");
 	ksim_run_free(&r);
 }
 END_TEST
@@ -472,6 +495,7 @@ static Suite *shell_suite(void)
 	tcase_add_test(tc, background_job_pins_module_until_killed);
 	tcase_add_test(tc, seed_command_lines_run_verbatim);
 	tcase_add_test(tc, unplug_makes_an_open_file_fail_with_enodev);
+	tcase_add_test(tc, wait_makes_the_job_outcome_what_expect_checks);
 	tcase_add_test(tc, failed_expect_goes_on_and_exits_1);
 	tcase_add_test(tc, same_script_gives_the_same_trace);
 	tcase_add_test(tc, delay_point_stretches_the_store);

@@ -14,3 +14,48 @@ run-stage$(1): $(call stage_dir,$(1))/ksim
 	@$(call stage_dir,$(1))/ksim $(ARGS) $(SCRIPT)
 endef
 $(foreach n,$(STAGES),$(eval $(call RUN_STAGE,$(n))))
+
+# hint-stageN [EX=name] [LEVEL=n] - the next level of a hint (tests/lib/hint.sh):
+# for the first exercise of the stage not started or failing, or for EX.
+HELP += "hint-stageN      the next hint level for your first unfinished or failing exercise of stage N (EX=name, LEVEL=n; LEVEL=1 starts over)"
+define HINT_STAGE
+.PHONY: hint-stage$(1)
+hint-stage$(1):
+	@tests/lib/hint.sh $(1) "$(EX)" "$(LEVEL)"
+endef
+$(foreach n,$(STAGES),$(eval $(call HINT_STAGE,$(n))))
+
+# progress - every stage's exercises: done, failing, not started (tests/lib/progress.sh).
+HELP += "progress         one table of every stage's exercises: done, failing, not started (your exercises/; STAGES=\"1 2\")"
+.PHONY: progress
+progress:
+	@tests/lib/progress.sh --stages "$(STAGES)"
+
+# A student build from another exercises directory, for check-progress:
+# PROGRESS_EX=DIR builds DIR/stageN into PROGRESS_BUILD/stageN (default
+# $(BUILD)/progress-build) with the rules of every build (STAGE_RULES and
+# one STAGE_OBJ per source, Makefile), read when make starts, so
+# check-progress lays DIR out first and then calls make with it.
+PROGRESS_BUILD ?= $(BUILD)/progress-build
+ifneq ($(PROGRESS_EX),)
+$(foreach n,$(STAGES),$(eval $(call STAGE_RULES,$(n),$(PROGRESS_EX),$(PROGRESS_BUILD)/stage$(n),0)))
+$(foreach n,$(STAGES),$(foreach c,$(S$(n)_$(PROGRESS_EX)_SRC),\
+	$(eval $(call STAGE_OBJ,$(n),$(PROGRESS_EX),$(c)))))
+endif
+
+# check-progress - make progress on the skeletons (all not started), the
+# solutions (all done) and a copy of the solutions with one wrong (failing).
+HELP += "check-progress   make progress's own test: skeletons, solutions, one wrong solution (stages 1 and 2; check-progress-full all four)"
+CHECK_TARGETS += check-progress
+.PHONY: check-progress check-progress-full
+check-progress check-progress-full: $(BUILD)/.deps-ok
+	@tests/lib/check-progress.sh $(BUILD)/progress-test "$(if $(filter %-full,$@),1 2 3 4,1 2)"
+
+# check-hints - every exercise has its three levels, naming only what exists;
+# then the check itself, shown failing on broken copies.
+HELP += "check-hints      every exercise's hints: three levels, names that exist, no solution verbatim (and that check's own test)"
+CHECK_TARGETS += check-hints
+.PHONY: check-hints
+check-hints:
+	@code/tools/check-hints.sh
+	@code/tools/check-hints-test.sh $(BUILD)/hints-test

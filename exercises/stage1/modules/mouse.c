@@ -12,7 +12,7 @@ static __noinline void mouse_release(struct device *dev)
 {
 	struct mouse *m = container_of(dev, struct mouse, dev);
 
-	TODO("mouse_release", "free the struct mouse that embeds dev (kfree)");
+	TODO("mouse_release", "the mouse's memory may go only once the last reference to its device is gone, and this is that moment");
 	(void)m;
 }
 
@@ -33,7 +33,7 @@ static int mouse_unplug(const char *devname)
 	if (!m)
 		return -ENODEV;
 	device_remove_file(&m->dev, &dev_attr_clicks);
-	TODO("mouse_unplug", "unregister the device, and leave the freeing to mouse_release()");
+	TODO("mouse_unplug", "unplugging ends the driver's use of the device, not the device's life: an open sysfs file may still hold it");
 	device_unregister(&m->dev);
 	kfree(m);
 	return 0;

@@ -12,7 +12,7 @@ static __noinline void mouse_release(struct device *dev)
 {
 	struct mouse *m = container_of(dev, struct mouse, dev);
 
-	/* BEGIN EXERCISE mouse_release: free the struct mouse that embeds dev (kfree) */
+	/* BEGIN EXERCISE mouse_release */
 	kfree(m);
 	/* STUB: (void)m; */
 	/* END EXERCISE */
@@ -35,7 +35,7 @@ static int mouse_unplug(const char *devname)
 	if (!m)
 		return -ENODEV;
 	device_remove_file(&m->dev, &dev_attr_clicks);
-	/* BEGIN EXERCISE mouse_unplug: unregister the device, and leave the freeing to mouse_release() */
+	/* BEGIN EXERCISE mouse_unplug */
 	device_unregister(&m->dev);
 	/* STUB: device_unregister(&m->dev); */
 	/* STUB: kfree(m); */
