@@ -36,10 +36,15 @@ case " ${MAKEFLAGS:-} " in *" --jobserver"*) jflag= ;; *) jflag=-j$jobs ;; esac
 
 # ---- 1. the build
 start=$EPOCHREALTIME
-prereqs=$($make -pq "${targets[@]}" 2>/dev/null | awk -v list="${targets[*]}" '
+# make -q still runs every recipe line that names $(MAKE), so the
+# sub-makes (SAN=address ...) would print their own databases first, with
+# their own BUILD: MAKE=true turns those lines into no-ops.  A target's
+# variable lines (check-san-address: .SHELLSTATUS := 0) are not its rule.
+prereqs=$($make -pq MAKE=true "${targets[@]}" 2>/dev/null | awk -v list="${targets[*]}" '
 	BEGIN { n = split(list, t, " "); for (i = 1; i <= n; i++) want[t[i] ":"] = 1 }
 	/^# Files/ { files = 1 }
-	files && ($1 in want) { sub(/^[^:]*:/, ""); sub(/\|.*/, ""); print; delete want[$1] }' |
+	files && ($1 in want) && !/^[^:]*: [^ ]+ [:+?!]?= / {
+		sub(/^[^:]*:/, ""); sub(/\|.*/, ""); print; delete want[$1] }' |
 	tr ' ' '\n' | grep / | sort -u)
 # shellcheck disable=SC2086 # prereqs: file names, words; jflag: empty or one word
 $make --no-print-directory -k $jflag $prereqs >"$dir/build.log" 2>&1
