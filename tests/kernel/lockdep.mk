@@ -15,5 +15,5 @@ HELP += "check-lockdep-cost  stages 3 and 4's scenarios with lockdep and without
 CHECK_TARGETS += check-lockdep-cost
 .PHONY: check-lockdep-cost
 check-lockdep-cost: $(BUILD)/.deps-ok $(BUILD)/stage3/ksim $(BUILD)/stage4/ksim
-	@tests/lib/lockdep-cost.sh 1 $(BUILD)/stage3/ksim:tests/stage3/scenarios.tsv \
-		$(BUILD)/stage4/ksim:tests/stage4/scenarios.tsv
+	@tests/lib/lockdep-cost.sh 1 "$(BUILD)/stage3/ksim --sched nonpreemptive:tests/stage3/scenarios.tsv" \
+		"$(BUILD)/stage4/ksim --sched nonpreemptive:tests/stage4/scenarios.tsv"
