@@ -25,12 +25,15 @@ work=$(mktemp -d)
 trap '[ -n "${KEEP:-}" ] || rm -rf "$work"' EXIT
 pass=0 fail=0 bad_input=0
 
-# skeleton FILE - FILE with the fenced solutions left out (their STUB lines kept), as make exercises writes it.
+# existing PATH... - those of the paths that are files, one per line.
+existing() { local f; for f; do [ -f "$f" ] && printf '%s\n' "$f"; done; return 0; }
+
+# skeleton FILE... - each FILE with the fenced solutions left out (their STUB lines kept), as make exercises writes it.
 skeleton() {
 	awk '/\/\* BEGIN EXERCISE/ { inside = 1; next }
 	     /\/\* END EXERCISE \*\// { inside = 0; next }
 	     inside && /\/\* STUB: / { s = $0; sub(/^.*\/\* STUB: /, "", s); sub(/ *\*\/.*$/, "", s); print s; next }
-	     !inside' "$1"
+	     !inside' "$@"
 }
 
 for n in $stages; do
@@ -41,34 +44,32 @@ for n in $stages; do
 		continue
 	fi
 	# The code a student of stage N sees, comments removed (gcc -fpreprocessed
-	# drops comments and expands nothing).
-	src=$work/src$n
-	mkdir -p "$src"
-	for k in $(seq 1 "$n"); do
-		for f in code/stage$k/*.[ch] code/stage$k/modules/*.[ch]; do
-			[ -f "$f" ] && cp "$f" "$src/$(echo "$f" | tr / _)"
+	# drops comments and expands nothing): one stream, one process per kind.
+	mapfile -t own < <(existing solutions/stage$n/*.c solutions/stage$n/modules/*.c)
+	{
+		for k in $(seq 1 "$n"); do
+			mapfile -t f < <(existing code/stage$k/*.[ch] code/stage$k/modules/*.[ch])
+			[ ${#f[@]} = 0 ] || cat "${f[@]}"
+			[ "$k" = "$n" ] && continue
+			mapfile -t f < <(existing solutions/stage$k/*.c solutions/stage$k/modules/*.c)
+			[ ${#f[@]} = 0 ] || cat "${f[@]}"
 		done
-		for f in solutions/stage$k/*.c solutions/stage$k/modules/*.c; do
-			[ -f "$f" ] || continue
-			if [ "$k" = "$n" ]; then skeleton "$f"; else cat "$f"; fi >"$src/$(echo "$f" | tr / _)"
-		done
-	done
-	cp code/kernel/*.[ch] "$src/"
-	cat "$src"/* | gcc -fpreprocessed -dD -E -P -x c - 2>/dev/null >"$work/code$n"
+		[ ${#own[@]} = 0 ] || skeleton "${own[@]}"
+		cat code/kernel/*.[ch]
+	} | gcc -fpreprocessed -dD -E -P -x c - 2>/dev/null >"$work/code$n"
 	grep -ohE '[A-Za-z_][A-Za-z0-9_]*|"[^"]*"' "$work/code$n" | sort -u >"$work/words$n"
 	sed -nE 's/.*DELAY_POINT\(([A-Za-z0-9_]+)\).*/\1/p' "$work/code$n" | sort -u >"$work/delays$n"
 	# Files a hint may name: the stage's sources and headers by base name, and the scenarios.
 	{ for k in $(seq 1 "$n"); do ls code/stage$k solutions/stage$k code/stage$k/modules 2>/dev/null; done
 	  ls code/kernel code/scenarios; } | sort -u >"$work/files$n"
 	# The fences: NAME <TAB> FILE:LINE, and the solutions' lines and delay points per exercise.
-	for f in solutions/stage$n/*.c solutions/stage$n/modules/*.c; do
-		[ -f "$f" ] || continue
-		awk -v f="$f" -v out="$work/body$n" '
-			/\/\* BEGIN EXERCISE/ { name = $0; sub(/^.*BEGIN EXERCISE /, "", name); sub(/[ :].*$/, "", name)
-				print name "\t" f ":" FNR; inside = 1; next }
-			/\/\* END EXERCISE \*\// { inside = 0; next }
-			inside && !/\/\* STUB: / { l = $0; gsub(/^[ \t]+|[ \t]+$/, "", l); print name "\t" l >> out }' "$f"
-	done >"$work/fences$n"
+	: >"$work/body$n"
+	[ ${#own[@]} = 0 ] || awk -v out="$work/body$n" '
+		/\/\* BEGIN EXERCISE/ { name = $0; sub(/^.*BEGIN EXERCISE /, "", name); sub(/[ :].*$/, "", name)
+			print name "\t" FILENAME ":" FNR; inside = 1; next }
+		/\/\* END EXERCISE \*\// { inside = 0; next }
+		inside && !/\/\* STUB: / { l = $0; gsub(/^[ \t]+|[ \t]+$/, "", l); print name "\t" l >> out }' \
+		"${own[@]}" >"$work/fences$n"
 	touch "$work/body$n"
 	awk -v dbg=${DBG:-0} -F'\t' -v hints="$hints" -v words="$work/words$n" -v files="$work/files$n" \
 	    -v fences="$work/fences$n" -v delays="$work/delays$n" -v body="$work/body$n" -v stage="$n" \

@@ -12,9 +12,14 @@ $(BUILD)/tools/gradefmt: tests/grade/gradefmt.c
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -o $@ $<
 
-# The objects every grading copy shares (tests/grade/grade.sh copies them in).
-.PHONY: grade-prebuild
-grade-prebuild: $(KERNEL_OBJ) $(SHELL_OBJ) $(TESTLIB_OBJ)
+# The objects every grading copy shares (tests/grade/grade.sh copies them in),
+# and the student builds of this tree's exercises/, which the copy's make
+# brings up to date with the submission's files.
+.PHONY: grade-prebuild grade-prebuild-student
+GRADE_PREBUILD := $(KERNEL_OBJ) $(SHELL_OBJ) $(TESTLIB_OBJ)
+GRADE_PREBUILD_STUDENT := $(foreach n,$(STAGES),$(BUILD)/student/stage$(n)/ksim $(S$(n)_exercises_TESTS))
+grade-prebuild: $(GRADE_PREBUILD)
+grade-prebuild-student: $(GRADE_PREBUILD_STUDENT)
 
 HELP += "grade            grade your exercises/ with the course's tests (STAGES=\"1 2\", SUBMISSION=DIR): build/grade/results.json, junit.xml, grade.tap"
 .PHONY: grade
@@ -46,7 +51,10 @@ HELP += "check-grade      the grader's own tests: make grade (stages 1, 2), the 
 HELP += "check-grade-full the same with make grade on all four stages"
 CHECK_TARGETS += check-grade
 .PHONY: check-grade check-grade-full
-check-grade check-grade-full: $(BUILD)/.deps-ok $(BUILD)/tools/gradefmt $(GRADESCOPE_ZIP)
+# (The prebuilt objects are prerequisites here too, so that make check's
+# build step makes them, not two of its checks at once.)
+check-grade check-grade-full: $(BUILD)/.deps-ok $(BUILD)/tools/gradefmt $(GRADESCOPE_ZIP) \
+		$(GRADE_PREBUILD) $(GRADE_PREBUILD_STUDENT)
 	@code/tools/deps.sh $(GRADE_TEST_PACKAGES)
 	@GRADE_PACKAGES="$(GRADE_PACKAGES)" GRADEFMT=$(abspath $(BUILD))/tools/gradefmt \
 	  tests/grade/check-grade.sh $(BUILD)/grade-test $(GRADESCOPE_ZIP) "$(if $(filter %-full,$@),1 2 3 4,1 2)"

@@ -74,6 +74,23 @@ if (cd "$src" && env -u MAKEFLAGS -u MAKELEVEL -u MFLAGS -u SOLUTIONS -u SAN \
 		mkdir -p "$(dirname "$tree/build/$d")" && cp -pr "$src/build/$d" "$tree/build/$d"
 	done
 fi
+# So are the student builds of the course's exercises/ (the skeletons, in a
+# course's grader), as far as they built (grade-prebuild-student, make -k):
+# the copy's make recompiles only what a submission changed, since its
+# files are copied in below with the time of the copy, newer than any
+# object, and the files it leaves out keep the mtimes they were built from.
+# Their results are not copied: every test runs again.
+(cd "$src" && env -u MAKEFLAGS -u MAKELEVEL -u MFLAGS -u SOLUTIONS -u SAN \
+	make --no-print-directory -s -k -j"$(nproc 2>/dev/null || echo 1)" grade-prebuild-student) >>"$out/prebuild.log" 2>&1
+for n in $stages; do
+	b=build/student/stage$n
+	[ -d "$src/$b" ] || continue
+	mkdir -p "$tree/$b"
+	for f in "$src/$b"/*; do
+		case ${f##*/} in results|progress|progress*.log) continue ;; esac
+		cp -pr "$f" "$tree/$b/"
+	done
+done
 
 # ---- the submission: exercise files only
 # (Only the C files: exercises/stageN/hints.txt is the course's, read by make hint-stageN.)

@@ -8,7 +8,9 @@ set -euo pipefail
 export DEBIAN_FRONTEND=noninteractive
 apt-get update -qq
 apt-get install -y -qq --no-install-recommends @GRADE_PACKAGES@
-# The course's own objects, once, in the image: each submission's grading
-# copies them (tests/grade/grade.sh) and compiles only the stages.
+# The course's own objects and the skeletons' builds, once, in the image:
+# each submission's grading copies them (tests/grade/grade.sh) and compiles
+# only the files the submission changed.
 make -C "$(dirname "$0")" --no-print-directory -s -j"$(nproc)" grade-prebuild ||
 	echo "setup.sh: the course's objects did not build here; each grading will build them itself" >&2
+make -C "$(dirname "$0")" --no-print-directory -s -k -j"$(nproc)" grade-prebuild-student >/dev/null 2>&1 || true
