@@ -19,11 +19,14 @@
  *
  *	[ header page | ...object pages, object flush against the end ]
  *
- * kfree() poisons the object, then makes all its pages PROT_NONE and keeps
+ * kfree() poisons the object, then makes its pages PROT_NONE and keeps
  * the range reserved in a quarantine ring.  A stale pointer therefore
  * faults on its first access, and the fault handler asks
  * slab_lookup_freed() what was there.  Only when the ring wraps is the
- * oldest range unmapped and its addresses can be reused.
+ * oldest range unmapped and its addresses can be reused.  The header page
+ * stays readable and says which ring slot holds the object, so that
+ * kfree() tells a double free at once instead of searching the whole ring
+ * on every free (which cost the schedule explorer a tenth of its time).
  *
  * Valgrind and AddressSanitizer track malloc()/free() themselves and report
  * a use-after-free far better than a bare fault, so under them we get out
@@ -38,8 +41,10 @@ struct slab_header {
 	size_t size;		/* what was asked for */
 	size_t map_len;		/* header page + object pages */
 	char name[32];
+	unsigned int slot;	/* freed: its quarantine slot */
 };
 #define SLAB_MAGIC 0x5ab1ab1eUL
+#define SLAB_FREED 0xf7eed0b7UL	/* the magic once kfree() has fenced the object */
 
 struct freed_object {
 	_Atomic uintptr_t start;	/* 0: slot empty; published last */
@@ -139,19 +144,25 @@ void kfree(const void *p)
 		return;
 	}
 	pthread_mutex_lock(&slab_lock);
-	/* kfree() of a fenced object would fault below: say what it is instead. */
-	f = quarantine_find(obj);
-	if (f) {
+	/*
+	 * The object starts in the page after the header (it is flush against
+	 * the end of pages rounded up from its size).  kfree() of a fenced
+	 * object would fault on the poisoning below: say what it is instead.
+	 */
+	map = (char *)((obj & ~(page_size - 1)) - page_size);
+	h = (struct slab_header *)map;
+	if (h->magic == SLAB_FREED) {
+		f = &quarantine[h->slot];
+		BUG_ON(atomic_load(&f->start) != obj);
 		pthread_mutex_unlock(&slab_lock);
 		oops_double_free(obj, f->name, f->size, f->freed_by, f->free_stack, f->free_n);
 	}
-	map = (char *)((obj & ~(page_size - 1)) - page_size);
-	h = (struct slab_header *)map;
 	BUG_ON(h->magic != SLAB_MAGIC);		/* not from kmalloc() */
 	trace_free_range(p, h->size);
 	memset((void *)p, POISON_FREE, h->size);
 
 	f = &quarantine[quarantine_next];
+	h->slot = quarantine_next;
 	quarantine_next = (quarantine_next + 1) % QUARANTINE;
 	if (atomic_load(&f->start)) {
 		/* The ring wrapped: the oldest freed range may now be reused. */
@@ -164,7 +175,8 @@ void kfree(const void *p)
 	memcpy(f->name, h->name, sizeof(f->name));
 	snprintf(f->freed_by, sizeof(f->freed_by), "%s", current ? current->tag : "?");
 	f->free_n = stack_trace_save(f->free_stack, FREE_STACK);
-	mprotect(map, h->map_len, PROT_NONE);
+	h->magic = SLAB_FREED;
+	mprotect(map + page_size, h->map_len - page_size, PROT_NONE);
 	atomic_store(&f->start, obj);
 	pthread_mutex_unlock(&slab_lock);
 }

@@ -75,13 +75,15 @@ if (cd "$src" && env -u MAKEFLAGS -u MAKELEVEL -u MFLAGS -u SOLUTIONS -u SAN \
 	done
 fi
 # So are the student builds of the course's exercises/ (the skeletons, in a
-# course's grader), as far as they built (grade-prebuild-student, make -k):
+# course's grader) of the stages graded, as far as they built
+# (grade-prebuild-student, make -k):
 # the copy's make recompiles only what a submission changed, since its
 # files are copied in below with the time of the copy, newer than any
 # object, and the files it leaves out keep the mtimes they were built from.
 # Their results are not copied: every test runs again.
 (cd "$src" && env -u MAKEFLAGS -u MAKELEVEL -u MFLAGS -u SOLUTIONS -u SAN \
-	make --no-print-directory -s -k -j"$(nproc 2>/dev/null || echo 1)" grade-prebuild-student) >>"$out/prebuild.log" 2>&1
+	make --no-print-directory -s -k -j"$(nproc 2>/dev/null || echo 1)" STAGES="$stages" grade-prebuild-student) \
+	>>"$out/prebuild.log" 2>&1
 for n in $stages; do
 	b=build/student/stage$n
 	[ -d "$src/$b" ] || continue
