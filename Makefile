@@ -6,7 +6,8 @@
 #   build/stageN/ksim       stage N's runner; build/stageN/NAME.so its modules
 #   build/stage0/           the demo stage used by tests/kernel
 #   build/tests/...         Check suites
-# SAN=address|thread|undefined builds everything under build/san-$(SAN)/ instead.
+# SAN=address|thread|undefined builds everything under build/san-$(SAN)/ instead;
+# SAN=address+undefined both of those in one build (what make check runs).
 
 .DEFAULT_GOAL := all
 SHELL := /bin/bash
@@ -21,10 +22,13 @@ BUILD := build
 SANFLAGS :=
 else
 BUILD := build/san-$(SAN)
+# SAN_LIST: the sanitizers of SAN (address+undefined: two).
+comma := ,
+SAN_LIST := $(subst +, ,$(SAN))
 # AddressSanitizer tracks malloc()/free() itself, so the slab steps aside
 # for it; under the others the slab's own fencing still catches a stale access.
-SANFLAGS := -fsanitize=$(SAN) -fno-sanitize-recover=all -DKSIM_SANITIZER=1 \
-	$(if $(filter address,$(SAN)),-DKSIM_SLAB_MALLOC=1)
+SANFLAGS := -fsanitize=$(subst +,$(comma),$(SAN)) -fno-sanitize-recover=all -DKSIM_SANITIZER=1 \
+	$(if $(filter address,$(SAN_LIST)),-DKSIM_SLAB_MALLOC=1)
 endif
 
 CC := gcc
@@ -208,7 +212,7 @@ check-exercises:
 # ---------------------------------------------------------------- checking a stage
 # How a tool wraps ksim and the suites: nothing natively, setarch -R for
 # ThreadSanitizer (it cannot cope with some randomised address layouts).
-RUN_PREFIX := $(if $(filter thread,$(SAN)),setarch $(shell uname -m) -R,)
+RUN_PREFIX := $(if $(filter thread,$(SAN_LIST)),setarch $(shell uname -m) -R,)
 # A sanitizer's report is a kernel error like an oops: exit status 3.
 # ThreadSanitizer sleeps a second in every exiting process (atexit_sleep_ms,
 # default 1000) for threads still running to report: every ksim run and
@@ -243,7 +247,7 @@ RUN_STAGE_TESTS = @KSIM="$(RUN_PREFIX) $(2)/ksim $(KSIM_SCHED_ARGS)" KSIM_DIR=$(
 # with threads, which TSan does not support (under load they died with
 # signal 11).  ASan and UBSan run them: a schedule nobody scripted can
 # still reach freed memory or overflow.
-SAN_SKIP := $(if $(filter thread,$(SAN)),%/test_explore)
+SAN_SKIP := $(if $(filter thread,$(SAN_LIST)),%/test_explore)
 
 HELP += "check-stageN     grade stage N (1-4): your exercises/stageN; SOLUTIONS=1 grades the reference"
 HELP += "helgrind-stageN  run stage N's Valgrind scenarios (your build; SOLUTIONS=1 the reference) under helgrind"
@@ -272,7 +276,7 @@ endef
 $(foreach n,$(STAGES),$(eval $(call CHECK_STAGE,$(n))))
 
 # ---------------------------------------------------------------- make check
-HELP += "check            everything on the reference solutions: kernel, tools, stages, Valgrind; CI runs this"
+HELP += "check            everything on the reference solutions: kernel, tools, stages, Valgrind; CI runs this (one part per CPU at once; CHECK_JOBS=1 one at a time)"
 .PHONY: check check-valgrind
 HELP += "check-valgrind   every stage's Valgrind expectations (helgrind, drd, memcheck)"
 HELP += "check-valgrind-stageN  stage N's alone (make check runs the four side by side)"
@@ -294,7 +298,8 @@ $(foreach n,$(VALGRIND_STAGES),$(eval $(call CHECK_VALGRIND_STAGE,$(n))))
 # a make error with no tally.  (When the recipe fails, make itself then adds
 # "make: *** [...] Error 1" on stderr; .ci/run leaves that line out.)
 # code/tools/checkrun.sh builds what the targets need once, then runs them
-# side by side (make -jN check: N at once; plain make check: one at a time)
+# side by side (make -jN check: N at once; plain make check: one per CPU,
+# CHECK_JOBS=1 one at a time)
 # and prints each one's output whole, in the order of CHECK_TARGETS.  A
 # failed build counts in the tally only if no target failed (a target that
 # needs what did not build fails with the compiler's message).  Inside
@@ -303,9 +308,9 @@ $(foreach n,$(VALGRIND_STAGES),$(eval $(call CHECK_VALGRIND_STAGE,$(n))))
 # pushes the sanitizers' explorer runs past their time limits.  Each target's output is kept
 # in $(BUILD)/check/TARGET.log, the times of each in $(BUILD)/check/times.tsv.
 # CHECK_FIRST: the long targets, started first so the short ones fill in around them.
-# The sanitizers are spread out: three at once starve their explorer runs of CPU.
-CHECK_FIRST := check-grade check-san-thread check-valgrind-stage3 check-san-address \
-	check-stage4-mistakes check-san-undefined check-exercises check-book check-valgrind-stage4
+# The sanitizers are spread out: side by side they starve their explorer runs of CPU.
+CHECK_FIRST := check-grade check-san-address+undefined check-valgrind-stage3 check-san-thread \
+	check-stage4-mistakes check-progress check-exercises check-book check-valgrind-stage4
 check:
 	@$(MAKE) --no-print-directory -s $(BUILD)/.deps-ok || { \
 	  echo "make check: FAILED: the Debian packages are not all installed (above); nothing was checked"; \

@@ -6,13 +6,15 @@
 #    build the same file at once.  A phony prerequisite (book, whose recipe
 #    is a make of its own) is left to its target: run here it would build
 #    the same files as this make, at the same time.
-# 2. The targets run, at most JOBS at once: make -jN check's N, else one
-#    at a time.  Side by side is faster, but measured on two loaded cores
-#    it broke what depends on the machine's pace: ThreadSanitizer's forked
-#    explorer workers crashed (signal 11), and a Valgrind run of stage 3's
-#    seed example 1 lost its 100 ms window.  CI runs one at a time.  Those listed in $CHECK_FIRST start first (the long
-#    ones: the others fill the CPUs around them).  Each one's output goes
-#    to DIR/TARGET.log and its exit status to DIR/TARGET.rc, which
+# 2. The targets run, at most JOBS at once: make -jN check's N, else
+#    $CHECK_JOBS, else one per CPU (CHECK_JOBS=1: one at a time).  What
+#    once depended on the machine's pace under that load no longer does:
+#    memcheck runs under the controlled scheduler, ThreadSanitizer leaves
+#    the explorer's forked workers alone (Makefile, SAN_SKIP), and what
+#    runs free (helgrind, drd, the stress tests) waits on delay points, not
+#    on luck.  Those listed in $CHECK_FIRST start first (the long ones: the
+#    others fill the CPUs around them).  Each one's output goes to
+#    DIR/TARGET.log and its exit status to DIR/TARGET.rc, which
 #    code/tools/tally.sh reads; its times to DIR/times.tsv.
 # 3. Each report is printed whole, in the order the targets were given,
 #    as soon as it and the ones before it are done: never two interleaved.
@@ -28,7 +30,7 @@ mkdir -p "$dir"
 
 case " ${MAKEFLAGS:-} " in
 *" -j"[0-9]*) jobs=$(sed -E 's/.* -j([0-9]+).*/\1/' <<<" $MAKEFLAGS ") ;;
-*) jobs=1 ;;
+*) jobs=${CHECK_JOBS:-$(nproc 2>/dev/null || echo 1)} ;;
 esac
 [ "$jobs" -ge 1 ] 2>/dev/null || jobs=1
 # Under make -jN the sub-makes share its job slots; otherwise the build gets its own.

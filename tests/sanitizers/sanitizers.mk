@@ -6,12 +6,16 @@
 # reports prove little from a build that cannot report, so each build first
 # runs a control: a known bug it must catch (tests/sanitizers/SAN.tsv).
 SANITIZERS := address thread undefined
+# make check's builds: ThreadSanitizer alone (it cannot be combined with
+# ASan), ASan and UBSan in one build, as is usual: one build and one run
+# fewer, and each control below still proves that its sanitizer reports.
+SAN_CHECKS := thread address+undefined
 HELP += "check-sanitizers  stages 3 and 4 under ASan, TSan and UBSan, 0 reports; each build first catches a known bug"
-HELP += "check-san-SAN    the same under one of them (address, thread, undefined); make check runs the three side by side"
-CHECK_TARGETS += $(addprefix check-san-,$(SANITIZERS))
-.PHONY: check-sanitizers check-sanitizer-control check-sanitizer-build $(addprefix check-san-,$(SANITIZERS))
+HELP += "check-san-SAN    the same under one build: thread, address+undefined (make check runs these two), address, undefined"
+CHECK_TARGETS += $(addprefix check-san-,$(SAN_CHECKS))
+.PHONY: check-sanitizers check-sanitizer-control check-sanitizer-build $(addprefix check-san-,$(SANITIZERS) $(SAN_CHECKS))
 check-sanitizers: $(BUILD)/.deps-ok
-	@fail=0; for s in $(SANITIZERS); do $(MAKE) --no-print-directory check-san-$$s || fail=1; done; exit $$fail
+	@fail=0; for s in $(SAN_CHECKS); do $(MAKE) --no-print-directory check-san-$$s || fail=1; done; exit $$fail
 
 # One sanitizer's build first, in parallel (-j unless make -jN's job slots
 # are there to share), then its control and the two stages' suites.
@@ -25,15 +29,20 @@ check-san-$(1): $(BUILD)/.deps-ok
 	  $$(MAKE) --no-print-directory SAN=$(1) SOLUTIONS=1 check-stage4 || fail=1; \
 	  exit $$$$fail
 endef
-$(foreach s,$(SANITIZERS),$(eval $(call CHECK_SAN,$(s))))
+$(foreach s,$(SANITIZERS) address+undefined,$(eval $(call CHECK_SAN,$(s))))
 
-# The control of the build SAN= selects: stage 1's use-after-free for ASan
-# and TSan, a signed overflow in a demo store (stage 0) for UBSan.
-SAN_CONTROL_KSIM := $(BUILD)/$(if $(filter undefined,$(SAN)),stage0,stage1)/ksim
+# The control of each sanitizer of the build SAN= selects: stage 1's
+# use-after-free for ASan and TSan, a signed overflow in a demo store
+# (stage 0) for UBSan; a combined build runs each of its sanitizers' controls.
+san_control_ksim = $(BUILD)/$(if $(filter undefined,$(1)),stage0,stage1)/ksim
+SAN_CONTROL_KSIM := $(sort $(foreach z,$(SAN_LIST),$(call san_control_ksim,$(z))))
 check-sanitizer-build: $(SAN_CONTROL_KSIM) $(BUILD)/stage3/ksim $(BUILD)/stage4/ksim $(S3_solutions_TESTS) $(S4_solutions_TESTS)
 check-sanitizer-control: $(BUILD)/.deps-ok $(SAN_CONTROL_KSIM)
 	@test -n "$(SAN)" || { echo "check-sanitizer-control: needs SAN=address|thread|undefined" >&2; exit 2; }
-	@out=$$(KSIM="$(RUN_PREFIX) $(SAN_CONTROL_KSIM)" $(SAN_ENV) tests/lib/scenarios.sh tests/sanitizers/$(SAN).tsv); \
+	@out=$$(rc=0; for z in $(SAN_LIST); do \
+	    case $$z in undefined) k=$(call san_control_ksim,undefined) ;; *) k=$(call san_control_ksim,address) ;; esac; \
+	    KSIM="$(RUN_PREFIX) $$k" $(SAN_ENV) tests/lib/scenarios.sh tests/sanitizers/$$z.tsv || rc=1; \
+	  done; exit $$rc); \
 	  rc=$$?; printf '%s\n' "$$out"; \
 	  echo "check-sanitizer-control SAN=$(SAN): $$(grep -c '^ok ' <<<"$$out") passed, $$(grep -c '^FAIL ' <<<"$$out") failed"; \
 	  exit $$rc
