@@ -66,7 +66,8 @@ static bool stack_bounds(struct stack *s)
 /* A frame record (saved rbp, return address) at p lies wholly on the stack. */
 static bool on_stack(const struct stack *s, uintptr_t p)
 {
-	return p >= s->lo && p + 16 <= s->hi && !(p & 7);
+	/* Not p + 16 <= hi: a stale word near the top of the address space wraps. */
+	return p >= s->lo && p < s->hi && s->hi - p >= 16 && !(p & 7);
 }
 
 /*
