@@ -234,6 +234,37 @@ START_TEST(kobject_owners_falls_back_to_the_type_release)
 END_TEST
 
 /*
+ * The caller's array has room for max names and no more: sysfs_open_file()
+ * passes one of a fixed size.  With max 0 nothing may be written, however
+ * many owners the chain has.
+ */
+START_TEST(kobject_owners_writes_at_most_max_names)
+{
+	const char *dir = getenv("KSIM_DIR"), *mods[2] = { "untouched", "untouched" };
+	struct kobject kobj;
+	struct module *mod;
+	int n;
+
+	ck_assert_msg(dir != NULL, "KSIM_DIR is not set: run the suite through make");
+	task_init_main("test");
+	module_set_dir(dir);
+	ck_assert_int_eq(insmod("slowdev"), 0);
+	mod = find_module("slowdev");
+	ck_assert_ptr_nonnull(mod);
+	kobject_init(&kobj, &fake_ktype);
+	kobj.owner_code = (uintptr_t)mod->info->exit;
+	n = kobject_owners(&kobj, mods, 0);
+	assert_no_todo();
+	ck_assert_msg(n == 0 && strcmp(mods[0], "untouched") == 0,
+		      "kobject_owners(kobj, mods, 0) must list nothing (room for 0 names), but returned %d and "
+		      "mods[0] is \"%s\"", n, mods[0]);
+	n = kobject_owners(&kobj, mods, 1);
+	ck_assert_msg(n == 1 && strcmp(mods[0], "slowdev") == 0 && strcmp(mods[1], "untouched") == 0,
+		      "with room for one name, kobject_owners() must list slowdev alone (it returned %d)", n);
+}
+END_TEST
+
+/*
  * needs= of the first "open" event on file:PATH, its module names sorted
  * and comma separated (kobject_owners() promises each once, not an order).
  */
@@ -555,6 +586,7 @@ int main(void)
 	tcase_add_test(tc, callback_of_a_going_module_is_refused_with_enodev);
 	tcase_add_test(tc, kobject_owners_lists_no_module_for_builtin_code);
 	tcase_add_test(tc, kobject_owners_falls_back_to_the_type_release);
+	tcase_add_test(tc, kobject_owners_writes_at_most_max_names);
 	tcase_add_test(tc, find_the_owner_delete_pins_one_module_its_close_needs_three);
 	tcase_add_test(tc, find_the_owner_clicks_pins_the_module_its_close_needs);
 	tc = ktest_case(s, "scenarios", 30);
