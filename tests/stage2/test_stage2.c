@@ -133,14 +133,18 @@ static void callback(void *data)
 START_TEST(callback_pins_its_module_until_it_has_run)
 {
 	struct kobject kobj;
+	long live;
 	int err;
 
 	task_init_main("test");
 	workqueue_init();
 	kobject_init(&kobj, &fake_ktype);
+	live = slab_live_objects();
 	err = sysfs_schedule_callback_owner(&kobj, callback, NULL, &fake);
 	flush_scheduled_work();
 	assert_no_todo();
+	ck_assert_msg(slab_live_objects() == live, "after the callback ran, %ld object(s) were still allocated: the "
+		      "work item frees its sysfs_schedule_callback_struct when done", slab_live_objects() - live);
 	ck_assert_int_eq(err, 0);
 	ck_assert_int_eq(atomic_load(&cb_ran), 1);
 	ck_assert_msg(atomic_load(&cb_saw_refs) == 1,
