@@ -71,6 +71,9 @@ START_TEST(deactivate_adds_the_bias_and_later_gets_fail)
 	ck_assert_msg(count(attr) == SD_DEACTIVATED_BIAS,
 		      "sysfs_deactivate_start() on an idle node must leave s_active at SD_DEACTIVATED_BIAS: it is %d",
 		      count(attr));
+	/* The drain is told to lockdep as a write lock: taken for the wait, given back after it. */
+	ck_assert_msg(lockdep_depth() == 0, "after sysfs_deactivate() lockdep still counts %d lock(s) held by "
+		      "the deleter: the drain's rwsem_acquire() needs its rwsem_release()", lockdep_depth());
 	ck_assert_msg(sysfs_get_active(attr) == NULL, "sysfs_get_active() succeeded on a deleted node");
 	ck_assert_msg(count(attr) == SD_DEACTIVATED_BIAS,
 		      "a failed sysfs_get_active() changed s_active (%d): add one only when the count is not "
