@@ -79,25 +79,7 @@ static ssize_t state_show(struct device *dev, struct device_attribute *attr, cha
 	return snprintf(buf, 64, "%s\n", sdev->state);
 }
 
-/* The callback of "delete": runs from a kworker, after store() has returned. */
-static __noinline void scsi_device_delete_cb(void *data)
-{
-	scsi_remove_device(data);
-}
-
-/*
- * "echo 1 > delete" removes the device.  store() cannot remove its own
- * attribute file while it runs inside it, so it asks for a callback.
- */
-static ssize_t delete_store(struct device *dev, struct device_attribute *attr, const char *buf, size_t count)
-{
-	struct scsi_device *sdev = container_of(dev, struct scsi_device, sdev_gendev);
-	int err;
-
-	(void)attr; (void)buf;
-	err = sysfs_schedule_callback(&dev->kobj, scsi_device_delete_cb, sdev);
-	return err ? err : (ssize_t)count;
-}
+#include "scsi_delete.h"	/* delete_store(): the stage's way of deleting */
 
 static DEVICE_ATTR(model, 0444, model_show, NULL);
 static DEVICE_ATTR(state, 0444, state_show, NULL);
@@ -156,7 +138,8 @@ static void __scsi_remove_device(struct scsi_device *sdev)
 {
 	struct scsi_target *starget = sdev->target;
 
-	sdev->removed = true;
+	/* Released: stage 4's scsi_device_get() reads it without scan_mutex. */
+	__atomic_store_n(&sdev->removed, true, __ATOMIC_RELEASE);
 	sdev->host->sdev = NULL;
 	if (upper_driver)
 		upper_driver->remove(sdev);
@@ -169,8 +152,9 @@ static void __scsi_remove_device(struct scsi_device *sdev)
 }
 
 /*
- * scsi_remove_device - called from the delete callback, which holds a
- * reference on sdev; the host's removal may have come first.
+ * scsi_remove_device - called from delete (its callback, or since 2018
+ * its store), which holds a reference on sdev; the host's removal may
+ * have come first.
  */
 void scsi_remove_device(struct scsi_device *sdev)
 {
