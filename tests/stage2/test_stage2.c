@@ -208,13 +208,11 @@ END_TEST
  */
 static int (*const keep_device_core)(struct device *, const char *, ...) __attribute__((used)) = device_register;
 
-START_TEST(kobject_owners_falls_back_to_the_type_release)
+/* slowdev loaded, the module whose code the two tests below name as an owner. */
+static struct module *load_slowdev(void)
 {
-	const char *dir = getenv("KSIM_DIR"), *mods[4];
-	struct kobj_type module_ktype = { .sysfs_ops = &fake_ops };
-	struct kobject parent, kobj;
+	const char *dir = getenv("KSIM_DIR");
 	struct module *mod;
-	int n;
 
 	ck_assert_msg(dir != NULL, "KSIM_DIR is not set: run the suite through make");
 	task_init_main("test");
@@ -222,6 +220,18 @@ START_TEST(kobject_owners_falls_back_to_the_type_release)
 	ck_assert_int_eq(insmod("slowdev"), 0);
 	mod = find_module("slowdev");
 	ck_assert_ptr_nonnull(mod);
+	return mod;
+}
+
+START_TEST(kobject_owners_falls_back_to_the_type_release)
+{
+	const char *mods[4];
+	struct kobj_type module_ktype = { .sysfs_ops = &fake_ops };
+	struct kobject parent, kobj;
+	struct module *mod;
+	int n;
+
+	mod = load_slowdev();
 	/* Code of slowdev's, standing for a release it would define (never called here). */
 	module_ktype.release = (void (*)(struct kobject *))(uintptr_t)mod->info->exit;
 	kobject_init(&parent, &module_ktype);
@@ -244,17 +254,12 @@ END_TEST
  */
 START_TEST(kobject_owners_writes_at_most_max_names)
 {
-	const char *dir = getenv("KSIM_DIR"), *mods[2] = { "untouched", "untouched" };
+	const char *mods[2] = { "untouched", "untouched" };
 	struct kobject kobj;
 	struct module *mod;
 	int n;
 
-	ck_assert_msg(dir != NULL, "KSIM_DIR is not set: run the suite through make");
-	task_init_main("test");
-	module_set_dir(dir);
-	ck_assert_int_eq(insmod("slowdev"), 0);
-	mod = find_module("slowdev");
-	ck_assert_ptr_nonnull(mod);
+	mod = load_slowdev();
 	kobject_init(&kobj, &fake_ktype);
 	kobj.owner_code = (uintptr_t)mod->info->exit;
 	n = kobject_owners(&kobj, mods, 0);
