@@ -39,10 +39,8 @@ SAN_CONTROL_KSIM := $(sort $(foreach z,$(SAN_LIST),$(call san_control_ksim,$(z))
 check-sanitizer-build: $(SAN_CONTROL_KSIM) $(BUILD)/stage3/ksim $(BUILD)/stage4/ksim $(S3_solutions_TESTS) $(S4_solutions_TESTS)
 check-sanitizer-control: $(BUILD)/.deps-ok $(SAN_CONTROL_KSIM)
 	@test -n "$(SAN)" || { echo "check-sanitizer-control: needs SAN=address|thread|undefined" >&2; exit 2; }
-	@out=$$(rc=0; for z in $(SAN_LIST); do \
-	    case $$z in undefined) k=$(call san_control_ksim,undefined) ;; *) k=$(call san_control_ksim,address) ;; esac; \
-	    KSIM="$(RUN_PREFIX) $$k" $(SAN_ENV) tests/lib/scenarios.sh tests/sanitizers/$$z.tsv || rc=1; \
-	  done; exit $$rc); \
+	@out=$$(rc=0; $(foreach z,$(SAN_LIST),KSIM="$(RUN_PREFIX) $(call san_control_ksim,$(z))" $(SAN_ENV) \
+	    tests/lib/scenarios.sh tests/sanitizers/$(z).tsv || rc=1;) exit $$rc); \
 	  rc=$$?; printf '%s\n' "$$out"; \
 	  echo "check-sanitizer-control SAN=$(SAN): $$(grep -c '^ok ' <<<"$$out") passed, $$(grep -c '^FAIL ' <<<"$$out") failed"; \
 	  exit $$rc
