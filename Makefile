@@ -38,8 +38,11 @@ CFLAGS := -std=gnu11 -D_GNU_SOURCE -Wall -Wextra -Werror -g -O1 -fno-omit-frame-
 LDFLAGS := -pthread -rdynamic -Wl,-z,now $(SANFLAGS)
 LDLIBS := -ldl
 MODFLAGS := -fPIC -DKSIM_MODULE
-CHECK_CFLAGS = $(shell pkg-config --cflags check 2>/dev/null)
-CHECK_LIBS = $(shell pkg-config --libs check 2>/dev/null)
+# Check's flags, asked of pkg-config once, when first used: not when the
+# Makefile is read, since on a fresh machine make check installs check
+# itself first; and not at every use, which was a pkg-config per link.
+CHECK_CFLAGS = $(eval CHECK_CFLAGS := $(shell pkg-config --cflags check 2>/dev/null))$(CHECK_CFLAGS)
+CHECK_LIBS = $(eval CHECK_LIBS := $(shell pkg-config --libs check 2>/dev/null))$(CHECK_LIBS)
 
 HELP :=
 CHECK_TARGETS :=

@@ -17,18 +17,20 @@ quiet() { "$@" 2> >(grep -v "obsolete option .-I-. used" >&2); }
 command -v patch >/dev/null || { echo "patch: not installed; run make deps"; exit 1; }
 rm -rf "$d" && mkdir -p "$d/obj"
 src=$(sed -n 's/^--- //p' "$patchfile" | head -n 1)
-obj=$(basename "$src" .c).o
-cp "$src" "$d/$(basename "$src")"
-if ! patch -s "$d/$(basename "$src")" < "$patchfile"; then
+base=${src##*/}
+obj=${base%.c}.o
+cp "$src" "$d/$base"
+if ! patch -s "$d/$base" < "$patchfile"; then
 	echo "$patchfile no longer applies to $src (regenerate it)"
 	exit 1
 fi
 objs=()
 for o in "$STAGE_DIR"/obj/*.o; do
-	[ "$(basename "$o")" = "$obj" ] && objs+=("$d/obj/$obj") || objs+=("$o")
+	[ "${o##*/}" = "$obj" ] && objs+=("$d/obj/$obj") || objs+=("$o")
 done
-for so in "$STAGE_DIR"/*.so; do ln -sf "$(realpath "$so")" "$d/"; done
-if ! quiet $CC $STAGE_CFLAGS -c "$d/$(basename "$src")" -o "$d/obj/$obj" ||
+# The reference's modules, by absolute path (one ln for all of them).
+ln -sf "$(cd "$STAGE_DIR" && pwd -P)"/*.so "$d/"
+if ! quiet $CC $STAGE_CFLAGS -c "$d/$base" -o "$d/obj/$obj" ||
    ! quiet $CC $STAGE_CFLAGS -o "$d/ksim" $KERNEL_OBJ $SHELL_OBJ "${objs[@]}" $LINK_FLAGS ||
    ! quiet $CC $STAGE_CFLAGS -Itests/lib $CHECK_CFLAGS -o "$d/$suite" "$tests/$suite.c" \
 	"${objs[@]}" $KERNEL_OBJ $TESTLIB_OBJ $CHECK_LIBS $LINK_FLAGS; then

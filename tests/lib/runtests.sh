@@ -57,15 +57,21 @@ show() {
 # suite BINARY - run one Check suite; prints its report, appends its rows
 # to $rows, and writes its "passed failed" counts to $sum.new.
 suite() {
-	local t=$1 s out rc line recs nrec nout seq st id where tcase o passed=0 failed=0
-	s=$(basename "$t")
+	local t=$1 s out rc line l recs nrec nout outs seq st id where tcase o passed=0 failed=0
+	# Counted and matched in bash, not by a grep, wc or tail each: make
+	# check runs a suite a few hundred times.
+	s=${t##*/}
 	rm -f "$res/$s.xml" "$res/out/$s".*
 	out=$(CK_XML_LOG_FILE_NAME=$res/$s.xml "$t" 2>&1); rc=$?
-	line=$(printf '%s\n' "$out" | grep -E '^[0-9]+%: Checks: ' | tail -n 1)
+	line=
+	while IFS= read -r l; do [[ $l =~ ^[0-9]+%:\ Checks:\  ]] && line=$l; done <<<"$out"
 	recs=
 	[ -s "$res/$s.xml" ] && recs=$(awk -v prefix="$res/$s" -f tests/lib/ckxml.awk "$res/$s.xml")
-	nrec=$(grep -c . <<<"$recs")
-	nout=$(ls "$res/out/$s".*.out 2>/dev/null | wc -l)
+	nrec=0
+	while IFS= read -r l; do [ -z "$l" ] || nrec=$((nrec + 1)); done <<<"$recs"
+	outs=("$res/out/$s".*.out)
+	nout=${#outs[@]}
+	[ -e "${outs[0]}" ] || nout=0
 	if [ -z "$line" ] || [ "$nrec" = 0 ]; then
 		# No result at all: the suite died before or outside its tests.
 		failed=$((failed + 1))
@@ -108,11 +114,17 @@ suite() {
 # table TSV - run one scenario table, the same way.  scenarios.sh keeps its
 # rows' messages and outputs, and its rows, in the unit's own directory.
 table() {
-	local tsv=$1 out n f
+	local tsv=$1 out l n=0 f=0
 	out=$(tests/lib/scenarios.sh "$tsv" "$dir" 2>&1)
-	printf '%s\n' "$out" | grep -v '^ok ' | grep -v '^scenarios:'
-	n=$(grep -c '^ok ' <<<"$out"); f=$(grep -c '^FAIL ' <<<"$out")
-	echo "$(basename "$tsv"): $n scenarios passed, $f failed"
+	while IFS= read -r l; do
+		case $l in
+		'ok '*) n=$((n + 1)) ;;
+		'FAIL '*) f=$((f + 1)); printf '%s\n' "$l" ;;
+		'scenarios:'*) ;;
+		*) printf '%s\n' "$l" ;;
+		esac
+	done <<<"$out"
+	echo "${tsv##*/}: $n scenarios passed, $f failed"
 	echo "$n $f" >"$sum.new"
 }
 
