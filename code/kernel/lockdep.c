@@ -55,11 +55,21 @@ struct held_lock {
 };
 
 /*
- * Every task is a thread, so a task's held locks live in thread-local
- * storage: only the task itself ever reads or changes them.
+ * A task runs on one thread from start to end, so its held locks live in
+ * thread-local storage: only the task itself ever reads or changes them.
+ * (The kernel keeps them in the task_struct: current->held_locks.)
  */
 static _Thread_local struct held_lock held_locks[MAX_LOCK_DEPTH];
 static _Thread_local int curr_depth;
+
+/*
+ * lockdep_task_start - a thread may run one task after another (task.c):
+ * each starts holding nothing, as a thread of its own would.
+ */
+void lockdep_task_start(void)
+{
+	curr_depth = 0;
+}
 
 /* The graph: classes and dependencies, never freed, under graph_lock. */
 static pthread_mutex_t graph_lock = PTHREAD_MUTEX_INITIALIZER;

@@ -98,6 +98,8 @@ int lock_is_held(const struct lockdep_map *map);
 extern atomic_bool debug_locks;
 /* lockdep_set_enabled - on or off, before any task takes a lock (ksim's option). */
 void lockdep_set_enabled(bool on);
+/* lockdep_task_start - the calling thread starts a task: it holds no lock (task.c). */
+void lockdep_task_start(void);
 /* lockdep_reports - how many reports were printed (tests). */
 int lockdep_reports(void);
 /* lockdep_print_held_locks - "N locks held by comm/pid:" and each, for the current task. */

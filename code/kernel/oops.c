@@ -617,6 +617,8 @@ static void dump_task(struct task_struct *t, bool running)
 	struct timespec tick = { 0, 1000000 };
 	int i, answered = 2;
 
+	if (atomic_load(&t->exited))
+		return;		/* its thread may be running another task now (task.c) */
 	pthread_mutex_lock(&dump.lock);
 	atomic_store(&dump.target, t);
 	dump.n = 0;

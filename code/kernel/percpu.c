@@ -119,3 +119,21 @@ void percpu_counter_destroy(struct percpu_counter *c)
 	free_percpu(c->counters);
 	c->counters = 0;
 }
+
+/*
+ * percpu_task_end - the task on this thread has returned: its slot goes
+ * back now, as it would when its thread ended (the thread waits for the
+ * next task, task.c, and that task claims a slot of its own).
+ */
+void percpu_task_end(void)
+{
+	int cpu = percpu_this_cpu;
+
+	if (cpu < 0)
+		return;
+	if (cpu < NR_CPUS) {
+		pthread_setspecific(cpu_key, NULL);
+		cpu_release((void *)(intptr_t)(cpu + 1));
+	}
+	percpu_this_cpu = -1;
+}

@@ -32,6 +32,8 @@
 extern char percpu_base[NR_CPUS + 1][PERCPU_AREA];
 extern _Thread_local int percpu_this_cpu;
 int percpu_claim_cpu(void);
+/* percpu_task_end - the calling thread's task has returned: its slot is free again (task.c). */
+void percpu_task_end(void);
 
 /* smp_processor_id - this thread's slot (taken on first use); PERCPU_SHARED if none was free. */
 static inline int smp_processor_id(void)

@@ -32,7 +32,7 @@ struct rcu_data {
 extern struct rcu_data rcu_data[NR_CPUS + 1];
 extern atomic_ulong rcu_gp_ctr;
 extern atomic_bool rcu_reader_fences;
-extern _Thread_local int rcu_depth;
+extern _Thread_local int rcu_depth;	/* this thread's task's nesting; 0 when a task starts (task.c) */
 
 /*
  * A section records which grace period it began in, not just that it is

@@ -147,8 +147,10 @@ static struct task_struct *task_of(int tid)
 
 	pthread_mutex_lock(&tasks_lock);
 	/* The kernel's per-thread CPU clock id encodes the thread id: ~tid << 3 | 6. */
+	/* An exited task's thread may be running another task now (task.c). */
 	for (t = tasks_head; t && !found; t = t->next)
-		if (pthread_getcpuclockid(t->thread, &cid) == 0 && ~((int)cid >> 3) == tid)
+		if (!atomic_load(&t->exited) && pthread_getcpuclockid(t->thread, &cid) == 0 &&
+		    ~((int)cid >> 3) == tid)
 			found = t;
 	pthread_mutex_unlock(&tasks_lock);
 	return found;

@@ -11,7 +11,8 @@
  *
  *	watchdog: BUG: soft lockup - CPU#0 stuck for 22s! [cat:1234]
  *
- * with the stuck task's stack.  Here every task is a thread, and "stuck"
+ * with the stuck task's stack.  Here every task runs on a thread of its
+ * own from start to end (task.c), and "stuck"
  * is read from what Linux counts for it: a task that has made no
  * voluntary context switch (it never slept, never waited) for longer than
  * the limit, and was on a CPU for part of that time, is reported the same

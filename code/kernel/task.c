@@ -4,8 +4,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <valgrind/valgrind.h>
 #include "task.h"
+#include "lockdep.h"
 #include "oops.h"
+#include "percpu.h"
+#include "rcu.h"
 #include "scheduler.h"
 
 _Thread_local struct task_struct *current;
@@ -87,31 +91,115 @@ void task_init_main(const char *comm)
 }
 
 /*
- * kthread - every task starts here.  It is a real function with a frame of
- * its own, so it ends every call trace as in the kernel.
+ * Threads are kept for the next task.  A thread per task cost a clone()
+ * each time, and the schedule explorer starts thousands of short tasks: a
+ * third of its time went to creating threads on this project's machines.
+ * So a thread whose task has returned waits, idle, for the next
+ * kthread_run().  A task's own state lives in its task_struct; what the
+ * kernel keeps per thread (held locks, RCU depth, per-CPU slot) is reset
+ * between tasks, so nothing of one task is seen by the next.
+ *
+ * Not under Valgrind or ThreadSanitizer: two tasks run one after the other
+ * on one thread are ordered by program order, and a race between them that
+ * nothing else orders would no longer be reported.  There every task gets
+ * a thread of its own, as it always did.
+ */
+struct idle_thread {
+	pthread_t thread;
+	uintptr_t stack_lo, stack_hi;	/* the thread's stack, the same for all its tasks */
+	pthread_cond_t wake;
+	struct task_struct *task;	/* the next task, under tasks_lock */
+	struct idle_thread *next;
+};
+static struct idle_thread *idle_threads;	/* under tasks_lock */
+static pthread_cond_t task_exited = PTHREAD_COND_INITIALIZER;
+static bool reuse_threads;
+
+/* A forked child has the calling thread only: the idle ones stayed behind. */
+static void forget_idle_threads(void)
+{
+	idle_threads = NULL;
+}
+
+static void kthread_once(void)
+{
+#if defined(__SANITIZE_THREAD__)
+	reuse_threads = false;
+#else
+	reuse_threads = !RUNNING_ON_VALGRIND;
+#endif
+	pthread_atfork(NULL, NULL, forget_idle_threads);
+}
+
+/*
+ * The task t has returned: tell kthread_join(), then wait for the next
+ * task (or, when threads are not reused, end the thread: NULL).
+ */
+static struct task_struct *kthread_next(struct idle_thread *self, struct task_struct *t)
+{
+	pthread_mutex_lock(&tasks_lock);
+	atomic_store(&t->exited, true);
+	pthread_cond_broadcast(&task_exited);
+	t = NULL;
+	if (reuse_threads) {
+		self->task = NULL;
+		self->next = idle_threads;
+		idle_threads = self;
+		while (!self->task)
+			pthread_cond_wait(&self->wake, &tasks_lock);
+		t = self->task;
+	}
+	pthread_mutex_unlock(&tasks_lock);
+	return t;
+}
+
+/*
+ * kthread - every task runs here.  It is a real function with a frame of
+ * its own, so it ends every call trace as in the kernel; its state is on
+ * the heap, so its frame stays as small as it was when each task had a
+ * thread of its own (the unwinder scans stacks for frame records).
  */
 static __noinline void *kthread(void *arg)
 {
+	struct idle_thread *self = calloc(1, sizeof(*self));
 	struct task_struct *t = arg;
 
-	void *ret;
-
-	current = t;
+	if (!self)
+		abort();
+	self->thread = pthread_self();
+	pthread_cond_init(&self->wake, NULL);
 	task_stack_bounds(t);
-	oops_task_init();
-	sched_task_begin(t);	/* under the controlled scheduler: wait to be chosen */
-	ret = t->fn(t->arg);
-	sched_task_exit(t);
-	return ret;
+	self->stack_lo = t->stack_lo;
+	self->stack_hi = t->stack_hi;
+	while (t) {
+		current = t;
+		t->stack_lo = self->stack_lo;
+		t->stack_hi = self->stack_hi;
+		rcu_depth = 0;
+		lockdep_task_start();
+		oops_task_init();
+		sched_task_begin(t);	/* under the controlled scheduler: wait to be chosen */
+		t->ret = t->fn(t->arg);
+		percpu_task_end();	/* before another task can run: slots are claimed in a fixed order */
+		sched_task_exit(t);
+		current = NULL;
+		t = kthread_next(self, t);
+	}
+	pthread_cond_destroy(&self->wake);
+	free(self);
+	return NULL;
 }
 
 struct task_struct *kthread_run(void *(*fn)(void *), void *arg, const char *fmt, ...)
 {
+	static pthread_once_t once = PTHREAD_ONCE_INIT;
 	struct task_struct *t = calloc(1, sizeof(*t));
+	struct idle_thread *idle;
 	va_list ap;
 
 	if (!t)
 		abort();
+	pthread_once(&once, kthread_once);
 	va_start(ap, fmt);
 	vsnprintf(t->comm, sizeof(t->comm), fmt, ap);
 	va_end(ap);
@@ -120,7 +208,16 @@ struct task_struct *kthread_run(void *(*fn)(void *), void *arg, const char *fmt,
 	/* Link before the thread starts: the pid must follow creation order. */
 	task_link(t);
 	sched_task_new(t);
-	if (pthread_create(&t->thread, NULL, kthread, t) != 0) {
+	pthread_mutex_lock(&tasks_lock);
+	idle = idle_threads;
+	if (idle) {
+		idle_threads = idle->next;
+		t->thread = idle->thread;
+		idle->task = t;
+		pthread_cond_signal(&idle->wake);
+	}
+	pthread_mutex_unlock(&tasks_lock);
+	if (!idle && pthread_create(&t->thread, NULL, kthread, t) != 0) {
 		printk("kthread_run: cannot start %s", t->tag);
 		abort();
 	}
@@ -129,10 +226,16 @@ struct task_struct *kthread_run(void *(*fn)(void *), void *arg, const char *fmt,
 
 void *kthread_join(struct task_struct *t)
 {
-	void *ret = NULL;
+	void *ret;
 
-	sched_task_join(t);	/* controlled: a wait the scheduler knows, not a blind pthread_join */
-	pthread_join(t->thread, &ret);
+	sched_task_join(t);	/* controlled: a wait the scheduler knows, not a blind one */
+	pthread_mutex_lock(&tasks_lock);
+	while (!atomic_load(&t->exited))
+		pthread_cond_wait(&task_exited, &tasks_lock);
+	pthread_mutex_unlock(&tasks_lock);
+	if (!reuse_threads)
+		pthread_join(t->thread, NULL);	/* its thread ended with it */
+	ret = t->ret;
 	sched_task_forget(t);
 	task_unlink(t);
 	free(t);

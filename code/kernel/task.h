@@ -27,7 +27,14 @@ struct task_struct {
 	_Atomic(const char *) blocked_on;
 	_Atomic long blocked_since_ms;
 	const char *trace_by;		/* who the next get/put is charged to (trace.h) */
-	void *files;			/* the stage's file table, owned by the runner */
+	/*
+	 * The runner's state for this task (code/shell/), NULL in a task it
+	 * did not start.  It lives here, not in a thread-local variable: a
+	 * thread runs task after task (task.c), and the next must not inherit it.
+	 */
+	void *files;			/* the stage's file table */
+	void *job;			/* the background job the task runs */
+	void *out;			/* where its standard output is also collected */
 	/* Controlled mode (scheduler.c), under its lock: slot, state, what it waits on. */
 	bool sched_ctl;
 	int sched_slot, sched_state;
@@ -39,6 +46,8 @@ struct task_struct {
 	int preempt_count;		/* preempt_disable() depth: no switch at schedule points */
 	void *(*fn)(void *);
 	void *arg;
+	void *ret;			/* fn's value, once it has returned */
+	_Atomic bool exited;		/* fn has returned: its thread may run another task */
 	struct task_struct *next;	/* all tasks, for the watchdog */
 };
 
@@ -49,7 +58,8 @@ extern _Thread_local struct task_struct *current;
 void task_init_main(const char *comm);
 
 /*
- * kthread_run - start a new task running fn(arg) on its own thread.
+ * kthread_run - start a new task running fn(arg) on a thread of its own
+ * (a new one, or one whose task has returned: task.c).
  * The task is visible to the watchdog until it returns.  Returns the task,
  * which stays allocated until kthread_join().
  */

@@ -212,7 +212,7 @@ static void *child_main(void *arg)
 {
 	struct child *ch = arg;
 
-	out_capture = ch->out;
+	out_capture_set(ch->out);
 	files_alloc();
 	ch->status = run_program(ch->cmd);
 	exit_files();
@@ -254,7 +254,7 @@ static int do_builtin(const struct command *c)
 	case CMD_KILL:
 		return jobs_kill(c->n);
 	case CMD_WAIT:
-		return jobs_wait(c->n, out_capture);
+		return jobs_wait(c->n, out_capture());
 	case CMD_JOBS:
 		return jobs_list();
 	case CMD_PLUG:
@@ -281,7 +281,7 @@ static int do_builtin(const struct command *c)
 	case CMD_CONFIG:
 		return kconfig_set(c->arg, c->n);
 	default:
-		return run_child(c, out_capture);
+		return run_child(c, out_capture());
 	}
 }
 
@@ -289,10 +289,10 @@ void exec_command(const struct command *c, struct result *res)
 {
 	res->cmd = c;
 	strbuf_reset(&res->out);
-	out_capture = &res->out;
+	out_capture_set(&res->out);
 	if (c->background)
 		res->status = jobs_start(c);
 	else
 		res->status = do_builtin(c);
-	out_capture = NULL;
+	out_capture_set(NULL);
 }

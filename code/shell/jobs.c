@@ -50,15 +50,19 @@ struct job {
 static pthread_mutex_t jobs_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t jobs_cond = PTHREAD_COND_INITIALIZER;
 static struct job *jobs;			/* the shell's alone */
-static _Thread_local struct job *current_job;	/* in a job's task: its job */
+/* current_job - in a job's task, its job (NULL in any other task). */
+static struct job *current_job(void)
+{
+	return current ? current->job : NULL;
+}
 
 static void *job_main(void *arg)
 {
 	struct job *j = arg;
 	int status;
 
-	current_job = j;
-	out_capture = &j->out;	/* for "wait; expect output" */
+	current->job = j;
+	out_capture_set(&j->out);	/* for "wait; expect output" */
 	files_alloc();
 	status = run_program(j->cmd);
 	/* do_exit(): the files go first, on this task, as in the seed's oops trace. */
@@ -307,27 +311,27 @@ bool signal_pending(void)
 {
 	bool killed;
 
-	if (!current_job)
+	if (!current_job())
 		return false;
 	pthread_mutex_lock(&jobs_lock);
-	killed = current_job->killed;
+	killed = current_job()->killed;
 	pthread_mutex_unlock(&jobs_lock);
 	return killed;
 }
 
 void job_settle(void)
 {
-	if (!current_job)
+	if (!current_job())
 		return;
 	pthread_mutex_lock(&jobs_lock);
-	current_job->settled = true;
+	current_job()->settled = true;
 	sched_cond_broadcast(&jobs_cond);
 	pthread_mutex_unlock(&jobs_lock);
 }
 
 void job_hold(void)
 {
-	struct job *j = current_job;
+	struct job *j = current_job();
 
 	if (!j)
 		return;

@@ -8,8 +8,6 @@
 #include <unistd.h>
 #include "shell.h"
 
-_Thread_local struct strbuf *out_capture;
-
 /*
  * out_lock orders whole writes to stdout against each other and against a
  * capture of stdout (lsmod prints with printf): while fd 1 is pointed at a
@@ -43,8 +41,8 @@ void out_write(const char *s, size_t n)
 	fwrite(s, 1, n, stdout);
 	fflush(stdout);
 	pthread_mutex_unlock(&out_lock);
-	if (out_capture)
-		strbuf_add(out_capture, s, n);
+	if (out_capture())
+		strbuf_add(out_capture(), s, n);
 }
 
 void out_printf(const char *fmt, ...)

@@ -3,6 +3,7 @@
 #define KSIM_SHELL_H
 
 #include "kernel.h"
+#include "task.h"
 #include "script.h"
 
 struct file;
@@ -17,10 +18,18 @@ void strbuf_reset(struct strbuf *b);
 
 /*
  * out_capture - where this task's standard output is also collected, for
- * "expect output" (NULL: nowhere).  Each task sets its own, and the shell
- * reads a foreground program's buffer only after joining it.
+ * "expect output" (NULL: nowhere).  Each task sets its own (a field of its
+ * task_struct), and the shell reads a foreground program's buffer only
+ * after joining it.
  */
-extern _Thread_local struct strbuf *out_capture;
+static inline struct strbuf *out_capture(void)
+{
+	return current ? current->out : NULL;
+}
+static inline void out_capture_set(struct strbuf *b)
+{
+	current->out = b;
+}
 void out_write(const char *s, size_t n);
 void out_printf(const char *fmt, ...) __printf(1, 2);
 /* err_printf - one whole line to stderr, as a program reports an error. */

@@ -5,6 +5,7 @@
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include <valgrind/valgrind.h>
 #include "delay.h"
 #include "kref.h"
 #include "lockdep.h"
@@ -25,6 +26,59 @@ static void boot(void)
 	oops_init();
 	workqueue_init();
 }
+
+/* ---- tasks ---- */
+
+struct task_seen {
+	pthread_t thread;
+	int depth;			/* lockdep_depth() as the task starts */
+	struct task_struct *self;	/* current */
+};
+static DEFINE_MUTEX(left_held);
+
+/* The first task leaves with a lock held: nothing of that may reach the next. */
+static void *leaves_a_lock_held(void *arg)
+{
+	struct task_seen *seen = arg;
+
+	seen->thread = pthread_self();
+	seen->self = current;
+	mutex_lock(&left_held);
+	seen->depth = lockdep_depth();
+	return NULL;
+}
+
+static void *starts(void *arg)
+{
+	struct task_seen *seen = arg;
+
+	seen->thread = pthread_self();
+	seen->self = current;
+	seen->depth = lockdep_depth();
+	return NULL;
+}
+
+START_TEST(a_thread_runs_the_next_task_clean)
+{
+	struct task_seen a = { 0 }, b = { 0 };
+	struct task_struct *t;
+
+	boot();
+	t = kthread_run(leaves_a_lock_held, &a, "first");
+	kthread_join(t);
+	ck_assert_int_eq(a.depth, 1);
+	t = kthread_run(starts, &b, "second");
+	kthread_join(t);
+	ck_assert_msg(b.self == t, "current in the second task is not its task_struct");
+	ck_assert_msg(b.depth == 0, "the second task starts holding %d lock(s) of the task before it", b.depth);
+#if !defined(__SANITIZE_THREAD__)
+	/* Natively the thread is reused (task.c): the test above saw one thread run both. */
+	if (!RUNNING_ON_VALGRIND)
+		ck_assert_msg(pthread_equal(a.thread, b.thread),
+			      "the second task did not run on the first one's thread: threads are not reused");
+#endif
+}
+END_TEST
 
 /* ---- kref ---- */
 
@@ -396,6 +450,8 @@ int main(void)
 	Suite *s = suite_create("kernel-core");
 	TCase *tc;
 
+	tc = ktest_case(s, "task", 10);
+	tcase_add_test(tc, a_thread_runs_the_next_task_clean);
 	tc = ktest_case(s, "kref", 20);
 	tcase_add_test(tc, kref_last_put_releases_once);
 	tcase_add_test(tc, kref_concurrent_get_put_releases_exactly_once);

@@ -142,7 +142,6 @@ static void dump_tasks(void)
 {
 	struct timespec until;
 	struct task_struct *t;
-	clockid_t cpu;
 
 	if (!&tasks_head || !&tasks_lock || !oops_dump_task || !printk)
 		return;
@@ -155,7 +154,7 @@ static void dump_tasks(void)
 	}
 	for (t = tasks_head; t; t = t->next) {
 		/* A task that has returned (not joined yet) has no stack to show. */
-		if (pthread_getcpuclockid(t->thread, &cpu) != 0)
+		if (atomic_load(&t->exited))
 			continue;
 		oops_dump_task(t);
 	}
