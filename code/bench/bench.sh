@@ -67,7 +67,8 @@ $1 == "explore" { explore = $3 }
 END {
 	printf "make bench: %s\n", machine
 	printf "median of %d repetitions; ratios to the bare atomic pair measured in the same run\n", reps
-	printf "(same process, same repetition, same threads); times are CPU time per get+put pair\n\n"
+	printf "(same process, same repetition, same threads); times are CPU time per get+put pair;\n"
+	printf "lockdep off, as in a production kernel, except in the rows that say it is on\n\n"
 	printf "%-21s %17s %17s %17s %7s\n", "get+put pair", "1 thread", "2 thr, same node", "2 thr, diff nodes", "diff/1"
 	printf "%-21s %17s %17s %17s %7s\n", "", "ns    ratio", "ns    ratio", "ns    ratio", ""
 	for (i = 1; i <= norder; i++) {
@@ -102,7 +103,7 @@ END {
 	printf "# case 1-thread same-node diff-nodes (ratio to the bare atomic pair)\n" > pd
 	for (i = 1; i <= norder; i++) {
 		c = order[i]
-		if (c ~ /traced|notrace|sched_point|trace_off/) continue
+		if (c ~ /traced|notrace|sched_point|trace_off|lockdep/) continue
 		printf "\"%s\" %.3f %.3f %.3f\n", label(c), ratio[c, "1"], ratio[c, "same"], ratio[c, "diff"] > pd
 	}
 	dd = dir "/drain.dat"

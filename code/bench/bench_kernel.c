@@ -6,6 +6,7 @@
 #include "bench.h"
 #include "era_sizes.h"
 #include "kref.h"
+#include "lockdep.h"
 #include "module.h"
 #include "percpu_ref.h"
 #include "task.h"
@@ -202,6 +203,7 @@ int main(void)
 	};
 
 	task_init_main("bench");
+	lockdep_set_enabled(false);	/* as in a production kernel (bench_stage.c) */
 	for (int i = 0; i < 2; i++) {
 		kref_init(&krefs[i].k);
 		snprintf(mods[i].name, sizeof(mods[i].name), "bench%d", i);

@@ -4,6 +4,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "bench.h"
+#include "lockdep.h"
 #include "oops.h"
 #include "sysfs_internal.h"
 #include "task.h"
@@ -83,6 +84,12 @@ static void pairs(void)
 		  active_loop, attr_obj },
 		{ NULL, NULL, NULL, NULL },
 	};
+	static const struct bench_op proved[] = {
+		BENCH_FLOOR,
+		{ "stage" STR(KSIM_STAGE) "_active_lockdep", "sysfs_get_active/sysfs_put_active, lockdep on",
+		  active_loop, attr_obj },
+		{ NULL, NULL, NULL, NULL },
+	};
 	char path[] = "/tmp/bench-trace-XXXXXX";
 	int fd;
 
@@ -98,6 +105,14 @@ static void pairs(void)
 	close(fd);
 	bench_pairs(traced);
 	trace_close();
+	/*
+	 * What a debug kernel (CONFIG_PROVE_LOCKING) adds: the active
+	 * reference is described to lockdep as a read lock, and every acquire
+	 * is checked against the dependency graph under the graph's one lock.
+	 */
+	lockdep_set_enabled(true);
+	bench_pairs(proved);
+	lockdep_set_enabled(false);
 }
 
 /* ---- the drain: how long a deletion waits while K tasks keep operating on the node ---- */
@@ -173,6 +188,12 @@ int main(void)
 {
 	task_init_main("bench");
 	oops_init();
+	/*
+	 * A production kernel has no lockdep (CONFIG_PROVE_LOCKING=n), and
+	 * ksim's is on by default: every row is measured without it, but the
+	 * one that says "lockdep on".
+	 */
+	lockdep_set_enabled(false);
 	stage_init();
 	if (!strcmp(PART, ""))
 		printf("size\tstage%d\t%zu\tstruct sysfs_dirent (%zu without the trace name the kernel has not)\n",
