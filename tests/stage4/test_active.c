@@ -7,6 +7,7 @@
 #include "exercise.h"
 #include "ktest.h"
 #include "oops.h"
+#include "slab.h"
 #include "device.h"
 #include "sysfs_internal.h"
 #include "sysfs_self.h"
@@ -248,6 +249,27 @@ START_TEST(remove_self_of_two_callers_exactly_one_removes)
 }
 END_TEST
 
+/*
+ * A node can end without ever being published: sysfs_new_dirent(), then
+ * a name already taken, then the last sysfs_put().  Its count never left
+ * zero and it never took the bias; both ends are legal when the memory goes.
+ */
+START_TEST(a_node_never_published_is_freed_with_its_count_at_zero)
+{
+	struct sysfs_dirent *sd;
+	long before;
+
+	boot();
+	before = slab_live_objects();
+	sd = sysfs_new_dirent("never-linked", SYSFS_KOBJ_ATTR);
+	ck_assert_int_eq(count(sd), 0);
+	sysfs_put(sd);		/* the only s_count: frees the node here, without a BUG */
+	ck_assert_msg(slab_live_objects() == before,
+		      "the node was not freed by its last sysfs_put(): %ld object(s) more than before",
+		      slab_live_objects() - before);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("stage4-active");
@@ -259,5 +281,6 @@ int main(void)
 	tcase_add_test(tc, remove_self_from_an_operation_removes_the_node_at_once);
 	tcase_add_test(tc, remove_self_of_two_callers_exactly_one_removes);
 	tcase_add_test(tc, remove_file_self_of_a_file_already_removed_answers_false);
+	tcase_add_test(tc, a_node_never_published_is_freed_with_its_count_at_zero);
 	return ktest_main(s);
 }
