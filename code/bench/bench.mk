@@ -49,3 +49,30 @@ else
 bench:
 	@echo "bench: measures the plain build; run it without SAN=" >&2; exit 2
 endif
+
+# check-bench: a coarse guard, in make check, that the costs chapter's two
+# main claims still hold: stage 4's get+put costs a small multiple of the
+# bare atomic pair, and two threads on different nodes share nothing.  The
+# bars themselves (1.5x each) are make bench's, on an idle machine; here the
+# limits are loose enough for a machine busy with make check's other parts
+# (a busy machine only hides contention, never adds it to the ratios) and
+# tight enough for what once went unseen: lockdep's graph lock on every
+# get made them 3.0x and 4.7x to 14x.
+HELP += "check-bench      stage 4's get+put within 2.2x a bare atomic pair, different nodes within 3x one thread (coarse)"
+CHECK_TARGETS += check-bench
+.PHONY: check-bench
+ifeq ($(SAN),)
+check-bench: $(BUILD)/.deps-ok $(BENCH_DIR)/bench-stage4
+	@BENCH_REPS=3 BENCH_MS=5 $(BENCH_DIR)/bench-stage4 >$(BENCH_DIR)/check.tsv || { \
+	  echo "FAIL check-bench: $(BENCH_DIR)/bench-stage4 exited $$?"; echo "check-bench: 0 passed, 1 failed"; exit 1; }
+	@awk -F'\t' '$$1 == "pair" { r[$$2, $$3] = $$5; ns[$$2, $$3] = $$4 } \
+	  function check(what, v, limit) { if (v > 0 && v <= limit) { printf "ok %s: %.2fx (at most %.1fx)\n", what, v, limit; p++ } \
+	    else { printf "FAIL %s: %.2fx (at most %.1fx)\n", what, v, limit; f++ } } \
+	  END { check("stage 4 get+put / bare atomic pair, 1 thread", r["stage4_active", "1"], 2.2); \
+	    check("stage 4, 2 threads on different nodes / 1 thread", \
+	      ns["stage4_active", "1"] > 0 ? ns["stage4_active", "diff"] / ns["stage4_active", "1"] : 0, 3); \
+	    printf "check-bench: %d passed, %d failed\n", p, f; exit (f > 0) }' $(BENCH_DIR)/check.tsv
+else
+check-bench:
+	@echo "check-bench: measures the plain build; skipped with SAN=$(SAN)"
+endif
