@@ -309,22 +309,25 @@ void jobs_end(void)
 
 bool signal_pending(void)
 {
+	struct job *j = current_job();
 	bool killed;
 
-	if (!current_job())
+	if (!j)
 		return false;
 	pthread_mutex_lock(&jobs_lock);
-	killed = current_job()->killed;
+	killed = j->killed;
 	pthread_mutex_unlock(&jobs_lock);
 	return killed;
 }
 
 void job_settle(void)
 {
-	if (!current_job())
+	struct job *j = current_job();
+
+	if (!j)
 		return;
 	pthread_mutex_lock(&jobs_lock);
-	current_job()->settled = true;
+	j->settled = true;
 	sched_cond_broadcast(&jobs_cond);
 	pthread_mutex_unlock(&jobs_lock);
 }

@@ -37,12 +37,14 @@ void strbuf_reset(struct strbuf *b)
 
 void out_write(const char *s, size_t n)
 {
+	struct strbuf *capture = out_capture();
+
 	pthread_mutex_lock(&out_lock);
 	fwrite(s, 1, n, stdout);
 	fflush(stdout);
 	pthread_mutex_unlock(&out_lock);
-	if (out_capture())
-		strbuf_add(out_capture(), s, n);
+	if (capture)
+		strbuf_add(capture, s, n);
 }
 
 void out_printf(const char *fmt, ...)

@@ -70,7 +70,6 @@ for n in $stages; do
 		/\/\* END EXERCISE \*\// { inside = 0; next }
 		inside && !/\/\* STUB: / { l = $0; gsub(/^[ \t]+|[ \t]+$/, "", l); print name "\t" l >> out }' \
 		"${own[@]}" >"$work/fences$n"
-	touch "$work/body$n"
 	awk -v dbg=${DBG:-0} -F'\t' -v hints="$hints" -v words="$work/words$n" -v files="$work/files$n" \
 	    -v fences="$work/fences$n" -v delays="$work/delays$n" -v body="$work/body$n" -v stage="$n" \
 	    -f "$here/hints.awk" -f "$here/check-hints.awk" >"$work/out$n"
