@@ -290,13 +290,12 @@ static void run_interactive(struct script *s, struct result *last, bool echo, bo
  * under the watchdog, so an oops or a hang at the very end is still
  * reported, with its exit status.
  */
-/* say_unreached - a delay the script armed opened no window: say where its call belongs. */
+/* say_unreached - a delay the script armed opened no window: say where its call is. */
 static void say_unreached(const char *name, const char *file, unsigned int ms)
 {
-	fprintf(stderr, "ksim: note: 'delay %s %ums' was armed, but no task passed delay_point(\"%s\") "
-		"(declared in %s), so the race window it opens never opened: either nothing ran %s() "
-		"in this run, or %s() does not call delay_point(\"%s\") (if you wrote it, it must)\n",
-		name, ms, name, file, name, name, name);
+	fprintf(stderr, "ksim: note: 'delay %s %ums' was armed, but no task passed delay_point(\"%s\"), "
+		"so the race window it opens never opened and this run did not test that race: the "
+		"function of %s that calls it did not run, or no longer calls it\n", name, ms, name, file);
 }
 
 static int end_run(void)
