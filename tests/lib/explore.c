@@ -336,6 +336,49 @@ static void progress(const struct explore_opts *o, const struct explore_harness 
 		fprintf(stderr, "\r  %s: %s: %ld schedules (%.1f s)", h->name, o->strategy, runs, now_s() - t0);
 }
 
+/*
+ * fewer_preemptions - the shrinker drops the preemptions it can one at a
+ * time, and a failure can survive that with more than it needs (dropping
+ * one switch moves every later one).  Bounded search settles it: every
+ * schedule with one preemption, then two, and so on below r's count, up to
+ * FEWER_RUNS schedules a bound.  The first that fails (shrunk in turn)
+ * replaces r, and needs as few preemptions as any failure can, possibly
+ * for another broken invariant: the one to show first.  True if it did.
+ */
+#define FEWER_RUNS 20000
+static bool fewer_preemptions(const struct explore_harness *h, const struct explore_opts *o,
+			      struct explore_result *r)
+{
+	static bool deepening;	/* the searches below are this search, not new ones */
+	struct explore_opts fewer = *o;
+	struct explore_result *simpler;
+	char strategy[16];
+	bool found = false;
+
+	if (deepening)
+		return false;
+	simpler = malloc(sizeof(*simpler));
+	if (!simpler)
+		abort();
+	deepening = true;
+	fewer.strategy = strategy;
+	fewer.runs = FEWER_RUNS;
+	fewer.quiet = true;
+	for (int bound = 1; bound < r->preemptions && !found; bound++) {
+		snprintf(strategy, sizeof(strategy), "dfs:%d", bound);
+		found = explore(h, &fewer, simpler) == 1;
+		if (!found && !simpler->exhausted)
+			break;	/* too many schedules to be sure: keep r */
+	}
+	deepening = false;
+	if (found) {
+		simpler->runs = r->runs;	/* what it took to find the bug at all */
+		*r = *simpler;
+	}
+	free(simpler);
+	return found;
+}
+
 int explore(const struct explore_harness *h, const struct explore_opts *o, struct explore_result *r)
 {
 	struct runner rn = { .h = h, .o = o, .bound = -1 };
@@ -414,6 +457,8 @@ int explore(const struct explore_harness *h, const struct explore_opts *o, struc
 		}
 		sched_format(&rn.sh->log, n, r->replay, sizeof(r->replay));
 		r->preemptions = preemptions(&rn.sh->log, n);
+		if (rn.base.kind != SCHED_REPLAY && r->preemptions > 1 && fewer_preemptions(h, o, r))
+			goto out;	/* r is the simpler failure's, trace and all */
 		if (o->trace) {
 			struct sched_strategy st = { .kind = SCHED_REPLAY, .forced = forced, .nforced = n,
 						     .budget = EXPLORE_BUDGET };
@@ -422,6 +467,7 @@ int explore(const struct explore_harness *h, const struct explore_opts *o, struc
 			run_one(&rn, &st);
 		}
 	}
+out:
 	r->seconds = now_s() - t0;
 	if (!o->quiet && isatty(STDERR_FILENO))
 		fprintf(stderr, "\r\033[K");
