@@ -81,13 +81,12 @@ static int pct_choice(uint32_t mask)
 }
 
 /*
- * choose - who runs next, of the runnable tasks; cur is the slot that ran
- * until now if it could go on, else -1.  Only a real choice (two or more
- * runnable) is a decision, logged for replay.
+ * choose_from - of the tasks in mask, the one the strategy picks; cur is
+ * the slot that ran until now if it could go on, else -1.  Only a real
+ * choice (two or more in mask) is a decision, logged for replay.
  */
-static int choose(int cur)
+static int choose_from(uint32_t mask, int cur)
 {
-	uint32_t mask = runnable_mask();
 	unsigned long n = slog->ndecisions;
 	int c;
 
@@ -117,6 +116,12 @@ static int choose(int cur)
 		slog->truncated = true;
 	slog->ndecisions = n + 1;
 	return c;
+}
+
+/* choose - who runs next, of the runnable tasks (choose_from()). */
+static int choose(int cur)
+{
+	return choose_from(runnable_mask(), cur);
 }
 
 /* Nobody can run: let virtual time pass to the first sleeper's wake-up.  False if nobody sleeps. */
@@ -264,14 +269,35 @@ void sched_wait(const void *chan, const char *what, bool idle)
 	pthread_mutex_unlock(&sched_lock);
 }
 
+/* wake_slot - slot i's task, blocked, becomes runnable. */
+static void wake_slot(int i)
+{
+	slots[i]->sched_state = T_RUNNABLE;
+	slots[i]->sched_chan = NULL;
+}
+
+/*
+ * Which waiter is woken first is a decision like who runs next: logged,
+ * replayed, and explored (bounded search tries each, PCT takes the highest
+ * priority).  With every waiter woken it changes nothing by itself; it is
+ * there so that a wake-up that loses waiters (one that wakes only the
+ * first it finds) is found on the schedules where it keeps the wrong one.
+ */
 void sched_wake(const void *chan)
 {
+	uint32_t waiters = 0;
+	int first;
+
 	pthread_mutex_lock(&sched_lock);
-	for (int i = 0; i < nslots; i++) {
-		if (slots[i] && slots[i]->sched_state == T_BLOCKED && slots[i]->sched_chan == chan) {
-			slots[i]->sched_state = T_RUNNABLE;
-			slots[i]->sched_chan = NULL;
-		}
+	for (int i = 0; i < nslots; i++)
+		if (slots[i] && slots[i]->sched_state == T_BLOCKED && slots[i]->sched_chan == chan)
+			waiters |= 1u << i;
+	if (waiters) {
+		first = choose_from(waiters, -1);
+		wake_slot(first);
+		for (int k = 1; k < nslots; k++)
+			if (waiters & (1u << (first + k) % nslots))
+				wake_slot((first + k) % nslots);
 	}
 	pthread_mutex_unlock(&sched_lock);
 }

@@ -127,7 +127,7 @@ static inline void sched_point(void)
  * only blocked tasks are idle has ended, it is not deadlocked.
  */
 void sched_wait(const void *chan, const char *what, bool idle);
-/* sched_wake - make every task waiting on chan runnable (it runs when chosen). */
+/* sched_wake - make every task waiting on chan runnable (it runs when chosen); which is woken first is a decision. */
 void sched_wake(const void *chan);
 
 /*
