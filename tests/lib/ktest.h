@@ -48,6 +48,8 @@ TCase *ktest_case(Suite *s, const char *name, double timeout);
 double ktest_hang_left(void);
 /* ktest_hang_charge - count seconds lost to a run that had to be killed. */
 void ktest_hang_charge(double seconds);
+/* ktest_multiplier - $CK_TIMEOUT_MULTIPLIER (set under Valgrind), at least 1: scales every time limit. */
+double ktest_multiplier(void);
 
 /* The result of running ksim on a script. */
 struct ksim_run {
