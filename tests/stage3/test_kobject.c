@@ -3,7 +3,7 @@
 #include "kobject.h"
 #include "ktest.h"
 #include "sysfs_internal.h"
-#include "../stage3/active_tree.h"	/* found through -Itests/lib: the overlay build uses -I- */
+#include "active_tree.h"
 
 /*
  * kobject_add() takes a reference on the parent for the child.  Stage 3's

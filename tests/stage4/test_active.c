@@ -15,7 +15,7 @@
 #include "vfs.h"
 #include "watchdog.h"
 
-#include "../stage3/active_tree.h"	/* found through -Itests/lib: the overlay build uses -I- */
+#include "active_tree.h"
 
 /* Stage 4's tests wait in the drain: the watchdog names what they wait on. */
 static void boot(void)

@@ -4,7 +4,7 @@
 #include "pci.h"
 #include "vfs.h"
 #include "watchdog.h"
-#include "../stage3/active_harness.h"	/* through -Itests/lib: the overlay build uses -I- */
+#include "active_harness.h"
 
 /* ---- two sysfs_remove_self() callers and an unplug ---- */
 
