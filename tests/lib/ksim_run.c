@@ -144,6 +144,28 @@ void ksim_run_free(struct ksim_run *r)
 	free(r->trace);
 }
 
+/**
+ * ksim_assert_same_trace_twice - run @script twice with @extra_args (may be
+ * NULL), each run writing its trace, and fail unless both traces are equal
+ * (and, if @no_todo, unless no exercise stub ran).
+ *
+ * Context: a Check test, in its own process.
+ */
+void ksim_assert_same_trace_twice(const char *script, const char *extra_args, bool no_todo)
+{
+	struct ksim_run a, b;
+
+	ksim_run(&a, script, true, extra_args, 20);
+	ksim_run(&b, script, true, extra_args, 20);
+	if (no_todo)
+		ck_assert_no_todo(&a);
+	ck_assert_msg(a.trace && a.trace[0], "%s: no trace written", script);
+	ck_assert_msg(strcmp(a.trace, b.trace) == 0, "%s: two runs gave different traces:\n%.1500s\n---\n%.1500s",
+		      script, a.trace, b.trace);
+	ksim_run_free(&a);
+	ksim_run_free(&b);
+}
+
 /* Does one trace line (SEQ TASK EVENT OBJECT ...) match? */
 static bool trace_line_matches(const char *line, const char *event, const char *object)
 {
