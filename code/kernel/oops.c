@@ -83,7 +83,7 @@ static void oops_enter(void)
  * oops_begin - the prologue of every report that ends the run: become the
  * reporting task, unwind from the registers rip, rsp, rbp into frames, and
  * leave the trace alone if the report started inside the trace writer
- * (its lock may be held).  Returns how many frames.
+ * (it may hold its lock).  Returns how many frames.
  */
 static int oops_begin(uintptr_t rip, uintptr_t rsp, uintptr_t rbp, uintptr_t *frames)
 {
