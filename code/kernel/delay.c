@@ -13,11 +13,13 @@
 
 /*
  * Points register from constructors (before main, single-threaded); only
- * their delay changes later, so the delay is the one atomic field.
+ * their delay, and whether a task passed them while armed, change later:
+ * those are the atomic fields.
  */
 static struct {
-	const char *name;
+	const char *name, *file;
 	atomic_uint ms;
+	atomic_bool reached;	/* passed while armed, since it was last armed */
 } points[MAX_DELAY_POINTS];
 static atomic_int npoints;
 
@@ -33,7 +35,7 @@ void msleep(unsigned int ms)
 		;
 }
 
-void delay_register(const char *name)
+void delay_register(const char *name, const char *file)
 {
 	int n = atomic_load(&npoints);
 
@@ -43,6 +45,7 @@ void delay_register(const char *name)
 	if (n < MAX_DELAY_POINTS) {
 		/* A copy: a module's string is unmapped with the module. */
 		points[n].name = strdup(name);
+		points[n].file = strdup(file);
 		atomic_store(&npoints, n + 1);
 	}
 }
@@ -90,6 +93,7 @@ int delay_set(const char *name, unsigned int ms)
 
 	if (i < 0)
 		return -ENOENT;
+	atomic_store(&points[i].reached, false);
 	atomic_store(&points[i].ms, ms);
 	return 0;
 }
@@ -106,6 +110,23 @@ void delay_point(const char *name)
 	unsigned int ms = i >= 0 ? atomic_load(&points[i].ms) : 0;
 
 	sched_point();
-	if (ms)
+	if (ms) {
+		atomic_store(&points[i].reached, true);
 		msleep(ms);
+	}
+}
+
+int delay_report_unreached(void (*report)(const char *name, const char *file, unsigned int ms))
+{
+	int unreached = 0;
+
+	for (int i = 0; i < atomic_load(&npoints); i++) {
+		unsigned int ms = atomic_load(&points[i].ms);
+
+		if (ms && !atomic_load(&points[i].reached)) {
+			report(points[i].name, points[i].file, ms);
+			unreached++;
+		}
+	}
+	return unreached;
 }

@@ -17,14 +17,22 @@ void msleep(unsigned int ms);
 void delay_point(const char *name);
 /* delay_set - 0, or -ENOENT if no such point is known. */
 int delay_set(const char *name, unsigned int ms);
-void delay_register(const char *name);
+/* delay_register - make NAME known; FILE is where DELAY_POINT(NAME) stands, for messages. */
+void delay_register(const char *name, const char *file);
 bool delay_known(const char *name);
 /* delay_names - every known point, sorted and comma separated, into buf (for messages). */
 void delay_names(char *buf, size_t len);
 /* delay_reset - turn every point off (tests). */
 void delay_reset(void);
+/*
+ * delay_report_unreached - for every point armed since it was last passed
+ * (or disarmed), and never passed while armed, call report(name, file,
+ * ms): a scenario that armed it opened no window, and says so.  Returns
+ * how many there were.
+ */
+int delay_report_unreached(void (*report)(const char *name, const char *file, unsigned int ms));
 
 #define DELAY_POINT(id) \
-	static void __attribute__((constructor)) __delay_reg_##id(void) { delay_register(#id); }
+	static void __attribute__((constructor)) __delay_reg_##id(void) { delay_register(#id, __FILE__); }
 
 #endif

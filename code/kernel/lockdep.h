@@ -26,8 +26,7 @@
  *    readers, are exempt, and the simulated kernel has none);
  *  - subclasses: lock_acquire(..., subclass, ...) with subclass > 0 (the
  *    *_nested() calls) makes a class of its own, "name/1", for nesting
- *    that the code orders by other means (a parent before its child);
- *  - each pair of classes is reported once.
+ *    that the code orders by other means (a parent before its child).
  *
  * Anything can be described as a lock, not only a mutex: a reference that
  * a deleter waits to see dropped is a read lock its holders take, and the
@@ -36,6 +35,14 @@
  * A report taints the kernel: the run goes on and ends with exit status 3.
  * One case cannot go on: a task about to wait for a lock instance it holds
  * itself would wait for ever, so the run ends there, with the report.
+ *
+ * Differences from the kernel: the kernel's lockdep prints its first
+ * report and then turns itself off (debug_locks_off()), so one boot shows
+ * one report, and the one to fix first is the first; ours goes on
+ * checking and reports each pair of classes once, so that a scenario can
+ * show two reports.  And where ours ends the run at a self-wait, the
+ * kernel prints the report and the task then hangs, until the hung-task
+ * detector reports it (120 s by default).
  *
  * lockdep is on by default; "ksim --no-lockdep" or KSIM_LOCKDEP=0 turn it
  * off.  Its graph lock must not order tasks that the code under test does

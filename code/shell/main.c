@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "delay.h"
 #include "lockdep.h"
 #include "module.h"
 #include "oops.h"
@@ -289,11 +290,20 @@ static void run_interactive(struct script *s, struct result *last, bool echo, bo
  * under the watchdog, so an oops or a hang at the very end is still
  * reported, with its exit status.
  */
+/* say_unreached - a delay the script armed opened no window: say where its call is. */
+static void say_unreached(const char *name, const char *file, unsigned int ms)
+{
+	fprintf(stderr, "ksim: note: 'delay %s %ums' was armed, but no task passed delay_point(\"%s\"), "
+		"so the race window it opens never opened and this run did not test that race: the "
+		"function of %s that calls it did not run, or no longer calls it\n", name, ms, name, file);
+}
+
 static int end_run(void)
 {
 	jobs_end();
 	exit_files();
 	flush_scheduled_work();
+	delay_report_unreached(say_unreached);
 	if (stage_verify() != 0)
 		worse(EXIT_EXPECT);
 	if (atomic_load(&kernel_tainted))

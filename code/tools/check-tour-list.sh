@@ -30,5 +30,21 @@ for n in "$@"; do
 		fi
 	done <<<"$runs"
 done
-[ $status -eq 0 ] && echo "check-tour-list: every run of the tour is a tested scenario row (stages $*)"
+# A stage with no runs in a list tours its scenarios.tsv, each run
+# introduced by the whole comment above its row (comments run over lines).
+plan=$(STAGES="$*" TOUR_PLAN=1 code/tools/tour.sh) || status=1
+for n in "$@"; do
+	grep -q "^run " "tests/stage$n/tour.list" 2>/dev/null && continue
+	awk -v n="$n" '$1 == "stage" { s = $2 } $1 == "run" && s == n { f = 1 } END { exit !f }' code/tools/tour.list && continue
+	want=$(awk -F'\t' -v n="$n" '/^# SCRIPT\t/ { next }
+		/^#/ { sub(/^# */, ""); c = c (c == "" ? "" : " ") $0; next }
+		/^$/ { next } { print n "\t" $1 "\t" c; c = "" }' "tests/stage$n/scenarios.tsv")
+	got=$(awk -F'\t' -v n="$n" '$1 == n' <<<"$plan")
+	if [ "$got" != "$want" ]; then
+		echo "code/tools/tour.sh: stage $n's tour of tests/stage$n/scenarios.tsv does not introduce each row with the whole comment above it:"
+		diff <(echo "$want") <(echo "$got") | head -n 6
+		status=1
+	fi
+done
+[ $status -eq 0 ] && echo "check-tour-list: every run of the tour is a tested scenario row; a scenarios.tsv tour says each row's whole comment (stages $*)"
 exit $status

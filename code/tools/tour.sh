@@ -8,7 +8,9 @@
 # build/tour/; the terminal gets it trimmed: commands, their output, and of
 # an oops report the lines that say what happened and the call trace.
 #
-# Environment: MAKE (the make to call), STAGES ("1 2 3 4"), NO_COLOR (plain text).
+# Environment: MAKE (the make to call), STAGES ("1 2 3 4"), NO_COLOR (plain text),
+# TOUR_PLAN=1 (print each run's stage, script and introduction, one a line
+# with tabs between, and run nothing: code/tools/check-tour-list.sh reads it).
 # Exit status: 0 if everything built and every run ended as the tour said,
 # 1 otherwise (after finishing, so the book is still built when it can be).
 set -u
@@ -18,8 +20,6 @@ TOUR=build/tour
 LIST=code/tools/tour.list
 WIDTH=76
 START=$SECONDS
-mkdir -p "$TOUR"
-rm -f "$TOUR"/*.log
 
 if [ -t 1 ] && [ -z "${NO_COLOR:-}" ]; then
 	B=$'\e[1m' D=$'\e[2m' R=$'\e[31m' G=$'\e[32m' Y=$'\e[33m' C=$'\e[36m' N=$'\e[0m'
@@ -194,10 +194,13 @@ parse() {
 
 # from_tsv N - stage N's scenarios.tsv, the comment above each line as its introduction.
 from_tsv() {
-	local st=$1 tsv=tests/stage$1/scenarios.tsv comment= script want path opts
+	local st=$1 tsv=tests/stage$1/scenarios.tsv comment= line script want path opts
 	while IFS=$'\t' read -r script want _ || [ -n "$script" ]; do
 		case $script in
-		'#'*) comment=$(sed 's/^# *//' <<<"$script"); continue ;;
+		'# SCRIPT'*) continue ;;	# the table's header
+		# A comment may run over several lines: the introduction is all of them.
+		'#'*) line=${script#\#} && line=${line#"${line%%[! ]*}"}
+			comment="${comment:+$comment }$line"; continue ;;
 		'') continue ;;
 		esac
 		read -r path opts <<<"$script"
@@ -226,7 +229,16 @@ for st in $STAGES; do
 	fi
 done
 
+if [ -n "${TOUR_PLAN:-}" ]; then
+	for i in "${!E_STAGE[@]}"; do
+		[ "${E_STAGE[i]}" = skip ] || printf '%s\t%s\t%s\n' "${E_STAGE[i]}" "${E_SCRIPT[i]}" "${E_BEFORE[i]}"
+	done
+	exit 0
+fi
+
 # ---------------------------------------------------------------- go
+mkdir -p "$TOUR"
+rm -f "$TOUR"/*.log
 title "The lifetime workbook: a guided tour"
 say "Four designs for object lifetime in the Linux device model: three" \
 	"tried in 2007 and the one kept today, each built as a stage of a simulated kernel that" \

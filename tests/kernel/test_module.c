@@ -566,7 +566,9 @@ static void do_dump_task(void)
 	t = kthread_run(blocked_fn, NULL, "cat");
 	while (!atomic_load(&blocked))
 		usleep(1000);
-	usleep(20000);
+	/* The lock is ours only once blocked_fn has given it up inside pthread_cond_wait(). */
+	pthread_mutex_lock(&block_lock);
+	pthread_mutex_unlock(&block_lock);
 	oops_dump_task(t);
 	printf("dumped\n");
 }

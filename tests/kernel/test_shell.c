@@ -269,6 +269,22 @@ START_TEST(delay_point_stretches_the_store)
 }
 END_TEST
 
+START_TEST(an_armed_delay_point_nobody_passes_is_named)
+{
+	struct ksim_run r;
+
+	run(&r, SCRIPTS "delay-unreached.ksim", NULL);
+	ck_assert_status(&r, 0);
+	ck_assert_msg(said_err(&r, "ksim: note: 'delay demo_slow_store 10ms' was armed, but no task passed "
+			       "delay_point(\"demo_slow_store\")") &&
+			      said_err(&r, "the function of tests/kernel/demo/demofs.c that calls it did not run"),
+		      "the delay point no store passed was not named:\n%s", r.err);
+	ck_assert_msg(!said_err(&r, "'delay demo_read"),
+		      "demo_read was passed by the read, yet named as never reached:\n%s", r.err);
+	ksim_run_free(&r);
+}
+END_TEST
+
 START_TEST(wait_on_a_job_holding_a_file_is_a_hang)
 {
 	struct ksim_run r;
@@ -499,6 +515,7 @@ static Suite *shell_suite(void)
 	tcase_add_test(tc, failed_expect_goes_on_and_exits_1);
 	tcase_add_test(tc, same_script_gives_the_same_trace);
 	tcase_add_test(tc, delay_point_stretches_the_store);
+	tcase_add_test(tc, an_armed_delay_point_nobody_passes_is_named);
 	tcase_add_test(tc, jobs_left_at_the_end_are_killed_and_closed);
 	tcase_add_test(tc, interactive_stdin_prompts_and_goes_on_after_a_bad_line);
 	tcase_add_test(tc, piped_stdin_is_a_whole_script);

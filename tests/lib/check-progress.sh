@@ -68,6 +68,20 @@ t=$((SECONDS - start))
 cmp -s "$work/again.tsv" "$work/solutions.tsv" && [ $t -le 5 ] &&
 	ok "run again with nothing changed: the results are reused ($t s)" || bad "run again: $t s, or another answer"
 
+# Each exercise is placed at the line that opens the function its fence is in
+# (the copy keeps the fences): the next definition after that line is not
+# reached before the fence.  sysfs_deactivate is not sysfs_deactivate_start.
+misplaced=$(awk -F'\t' '{ for (i = 3; i <= NF; i++) if ($i ~ /:[0-9]+$/) print $2 "\t" $i }' "$work/solutions.tsv" |
+	while IFS=$'\t' read -r e at; do
+		awk -v from="${at##*:}" -v e="BEGIN EXERCISE $e " '
+			FNR == from { if (!/^[a-z].*\(/) exit 1; inside = 1; next }
+			inside && /^[a-z].*[ *][A-Za-z_0-9]+\(/ && !/;[ \t]*$/ { exit 1 }
+			inside && index($0 " ", e) { found = 1; exit }
+			END { exit !found }' "${at%:*}" || echo "$e at $at"
+	done)
+[ -z "$misplaced" ] && ok "every done exercise is placed at the line that opens its function" ||
+	bad "exercises placed at another function's line: $misplaced"
+
 # ---- 3. one wrong solution at a time
 # wrong WHAT FILE SED WANT-SED - break FILE (of WORK/ex/stage1) with SED; progress must say WANT.
 wrong() {

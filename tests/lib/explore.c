@@ -105,6 +105,8 @@ int explore(const struct explore_harness *h, const struct explore_opts *o, struc
 		}
 		sched_format(&rn.sh->log, n, r->replay, sizeof(r->replay));
 		r->preemptions = explore_preemptions(&rn.sh->log, n);
+		if (rn.base.kind != SCHED_REPLAY && r->preemptions > 1 && explore_fewer_preemptions(h, o, r))
+			goto out;	/* r is the simpler failure's, trace and all */
 		if (o->trace) {
 			struct sched_strategy st = { .kind = SCHED_REPLAY, .forced = forced, .nforced = n,
 						     .budget = EXPLORE_BUDGET };
@@ -113,6 +115,7 @@ int explore(const struct explore_harness *h, const struct explore_opts *o, struc
 			explore_run_one(&rn, &st);
 		}
 	}
+out:
 	r->seconds = now_s() - t0;
 	if (!o->quiet && isatty(STDERR_FILENO))
 		fprintf(stderr, "\r\033[K");

@@ -58,5 +58,7 @@ bool explore_dfs_extend(struct explore_shared *sh);
 int explore_preemptions(const struct sched_log *log, unsigned long n);
 bool explore_still_fails(const struct runner *rn, const int8_t *forced, unsigned long n);
 unsigned long explore_shrink(const struct runner *rn, int8_t *forced);
+bool explore_fewer_preemptions(const struct explore_harness *h, const struct explore_opts *o,
+			       struct explore_result *r);
 
 #endif

@@ -1,4 +1,5 @@
-/* explore_shrink.c - the explorer's shrinker: a failing schedule cut to its shortest prefix and fewest preemptions. */
+/* explore_shrink.c - the explorer's shrinker: a failing schedule made short, with as few preemptions as search can find. */
+#include <stdio.h>
 #include <stdlib.h>
 #include "explore_int.h"
 
@@ -61,4 +62,47 @@ unsigned long explore_shrink(const struct runner *rn, int8_t *forced)
 			forced[i] = was;
 	}
 	return best;
+}
+
+/*
+ * explore_fewer_preemptions - the shrinker drops the preemptions it can one at a
+ * time, and a failure can survive that with more than it needs (dropping
+ * one switch moves every later one).  Bounded search settles it: every
+ * schedule with one preemption, then two, and so on below r's count, up to
+ * FEWER_RUNS schedules a bound.  The first that fails (shrunk in turn)
+ * replaces r, and needs as few preemptions as any failure can, possibly
+ * for another broken invariant: the one to show first.  True if it did.
+ */
+#define FEWER_RUNS 20000
+bool explore_fewer_preemptions(const struct explore_harness *h, const struct explore_opts *o,
+			       struct explore_result *r)
+{
+	static bool deepening;	/* the searches below are this search, not new ones */
+	struct explore_opts fewer = *o;
+	struct explore_result *simpler;
+	char strategy[16];
+	bool found = false;
+
+	if (deepening)
+		return false;
+	simpler = malloc(sizeof(*simpler));
+	if (!simpler)
+		abort();
+	deepening = true;
+	fewer.strategy = strategy;
+	fewer.runs = FEWER_RUNS;
+	fewer.quiet = true;
+	for (int bound = 1; bound < r->preemptions && !found; bound++) {
+		snprintf(strategy, sizeof(strategy), "dfs:%d", bound);
+		found = explore(h, &fewer, simpler) == 1;
+		if (!found && !simpler->exhausted)
+			break;	/* too many schedules to be sure: keep r */
+	}
+	deepening = false;
+	if (found) {
+		simpler->runs = r->runs;	/* what it took to find the bug at all */
+		*r = *simpler;
+	}
+	free(simpler);
+	return found;
 }

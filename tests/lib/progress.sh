@@ -43,11 +43,24 @@ here=$(dirname "$0")
 rows=$(mktemp)
 trap 'rm -f "$rows"' EXIT
 
+# fenced_in STAGE NAME - the function of solutions/stageN whose body holds exercise NAME's fence.
+fenced_in() {
+	local f
+	f=$(awk -v e="BEGIN EXERCISE $2 " '
+		/^[a-z].*[ *][A-Za-z_0-9]+\(/ && !/;[ \t]*$/ { fn = $0; sub(/\(.*/, "", fn); sub(/.*[ *]/, "", fn) }
+		index($0 " ", e) { print fn; exit }' $(find "solutions/stage$1" -name '*.c' | sort))
+	echo "${f:-$2}"
+}
+
 # where STAGE NAME - the exercise's stub (FILE:LINE), else the line of the function it is in.
 where() {
 	local w
 	w=$(grep -rnF "TODO(\"$2\"," "$ex/stage$1" --include=*.c | head -n 1 | cut -d: -f1,2)
-	[ -n "$w" ] || w=$(grep -rnE "^[a-z].*[ *]$2[a-z_]*\(" "$ex/stage$1" --include=*.c | head -n 1 | cut -d: -f1,2)
+	# Started: the function the reference fences it in (sysfs_schedule_callback
+	# is written inside sysfs_schedule_callback_owner()), found by its exact
+	# name, so sysfs_deactivate never lands on sysfs_deactivate_start.
+	[ -n "$w" ] || w=$(grep -rnE "^[a-z].*[ *]$(fenced_in "$1" "$2")\(" "$ex/stage$1" --include=*.c |
+		head -n 1 | cut -d: -f1,2)
 	echo "${w:-$ex/stage$1}"
 }
 

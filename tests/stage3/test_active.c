@@ -11,6 +11,7 @@
 #include "oops.h"
 #include "sysfs_internal.h"
 #include "task.h"
+#include "task_wait.h"
 #include "trace.h"
 #include "vfs.h"
 #include "watchdog.h"
@@ -57,21 +58,16 @@ static void *deactivate_main(void *arg)
 	return NULL;
 }
 
-static long now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000L + ts.tv_nsec / 1000000L;
-}
-
-/* Wait up to ms for the deleting task to be blocked in down_write. */
+/*
+ * Wait up to ms for the deleting task to be blocked in down_write, or to
+ * have returned (a build that does not wait: the caller asserts on it).
+ */
 static bool writer_waits(struct sysfs_dirent *sd, long ms)
 {
-	long end = now_ms() + ms;
+	long end = task_wait_now_ms() + ms;
 	bool waiting = false;
 
-	while (!waiting && now_ms() < end) {
+	while (!waiting && !atomic_load(&deactivated) && task_wait_now_ms() < end) {
 		pthread_mutex_lock(&sd->s_active.lock);
 		waiting = sd->s_active.writers_waiting > 0;
 		pthread_mutex_unlock(&sd->s_active.lock);
@@ -119,7 +115,7 @@ START_TEST(deactivate_waits_for_the_operation_in_flight)
 	t = kthread_run(deactivate_main, attr, "rmmod");
 	ck_assert_msg(writer_waits(attr, 2000) || atomic_load(&deactivated),
 		      "the deleting task neither waited nor finished");
-	msleep(50);
+	/* Blocked in down_write behind our read side, it cannot return before our put. */
 	assert_no_todo();
 	ck_assert_msg(!atomic_load(&deactivated),
 		      "sysfs_deactivate() returned while an operation still held its active reference: "

@@ -13,6 +13,7 @@
 #include "sysfs_internal.h"
 #include "sysfs_self.h"
 #include "task.h"
+#include "task_wait.h"
 #include "vfs.h"
 #include "watchdog.h"
 
@@ -32,14 +33,6 @@ static int count(struct sysfs_dirent *sd)
 
 /* Fail naming the exercise whose stub ran, if one did (at the caller's line). */
 #define assert_no_todo() ck_assert_exercises_done("exercises/stage4/sysfs_active.c")
-
-static long now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000L + ts.tv_nsec / 1000000L;
-}
 
 /* Deletion as sysfs does it: the bias under sysfs_mutex (the unlink), then the drain. */
 static void deactivate(struct sysfs_dirent *sd)
@@ -107,7 +100,7 @@ START_TEST(deactivate_waits_for_the_operation_inside_and_put_wakes_it)
 	atomic_store(&deactivated, false);
 	ck_assert_ptr_eq(sysfs_get_active(attr), attr);
 	t = kthread_run(deactivate_main, attr, "deleter");
-	msleep(50);
+	task_wait_asleep_or_done(t, &deactivated, 2000);
 	assert_no_todo();
 	ck_assert_msg(!atomic_load(&deactivated),
 		      "sysfs_deactivate() returned while an operation still held its active reference: it must "
@@ -117,7 +110,7 @@ START_TEST(deactivate_waits_for_the_operation_inside_and_put_wakes_it)
 		      count(attr));
 	ck_assert_msg(sysfs_get_active(attr) == NULL, "a new operation got in while the node was being deleted");
 	sysfs_put_active(attr);
-	for (end = now_ms() + 2000; !atomic_load(&deactivated) && now_ms() < end;)
+	for (end = task_wait_now_ms() + 2000; !atomic_load(&deactivated) && task_wait_now_ms() < end;)
 		msleep(1);
 	ck_assert_msg(atomic_load(&deactivated),
 		      "sysfs_deactivate() did not return after the last put: sysfs_put_active() must wake_up_all() "
@@ -233,7 +226,8 @@ START_TEST(remove_self_of_two_callers_exactly_one_removes)
 	while (atomic_load(&ready) < 2)
 		msleep(1);
 	atomic_store(&go, true);
-	msleep(300);
+	for (int i = 0; i < 2; i++)
+		task_wait_asleep_or_done(t[i], &r[i].done, 2000);
 	assert_no_todo();
 	for (int i = 0; i < 2; i++)
 		ck_assert_msg(!atomic_load(&r[i].done),
