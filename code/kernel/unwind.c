@@ -9,8 +9,7 @@
 #define UNWIND_SCAN_WORDS 1024	/* how far to look for a return address */
 
 /* The unwinder reads raw stack words, redzones included: not for ASan's eyes. */
-#define __no_sanitize __attribute__((no_sanitize_address, no_sanitize_thread, \
-				     no_sanitize_undefined))
+#define __no_sanitize __attribute__((no_sanitize("address", "thread", "undefined")))
 
 /* Stack bounds of threads that are not tasks (no current): set at task init. */
 static _Thread_local uintptr_t tls_stack_lo, tls_stack_hi;
