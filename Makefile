@@ -248,7 +248,7 @@ RUN_STAGE_TESTS = @KSIM="$(RUN_PREFIX) $(2)/ksim $(KSIM_SCHED_ARGS)" KSIM_DIR=$(
 # The explorer runs its tasks one at a time, handing the CPU over through
 # a mutex, so every access is ordered after the last and TSan can report
 # no race there by construction; and its workers are forked from a process
-# with threads, which TSan does not support (under load they died with
+# with threads, which TSan does not support (such a child can die with
 # signal 11).  ASan and UBSan run them: a schedule nobody scripted can
 # still reach freed memory or overflow.
 SAN_SKIP := $(if $(filter thread,$(SAN_LIST)),%/test_explore)

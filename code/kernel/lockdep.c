@@ -586,16 +586,24 @@ __noinline void lock_acquire(struct lockdep_map *map, unsigned int subclass, int
 		self_deadlock(h);
 }
 
+/**
+ * lock_is_held - does the current task hold @map's lock?
+ * @map: the lock's lockdep_map
+ *
+ * Context: any task.  Return: LOCK_STATE_HELD or LOCK_STATE_NOT_HELD;
+ * LOCK_STATE_UNKNOWN when lockdep is off or @map was never described
+ * (acquire and release ignore such a map, so its holders are not known).
+ */
 int lock_is_held(const struct lockdep_map *map)
 {
 	int i;
 
-	if (!atomic_load_explicit(&debug_locks, memory_order_relaxed))
-		return 1;
+	if (!atomic_load_explicit(&debug_locks, memory_order_relaxed) || !map->name)
+		return LOCK_STATE_UNKNOWN;
 	for (i = 0; i < curr_depth; i++)
 		if (held_locks[i].instance == map)
-			return 1;
-	return 0;
+			return LOCK_STATE_HELD;
+	return LOCK_STATE_NOT_HELD;
 }
 
 static void print_unlock_imbalance_bug(struct lockdep_map *map, uintptr_t ip)

@@ -91,8 +91,29 @@ void lock_acquire(struct lockdep_map *map, unsigned int subclass, int trylock, i
 /* lock_release - the task no longer holds it (in any order, not only the last taken). */
 void lock_release(struct lockdep_map *map, uintptr_t ip);
 
-/* lock_is_held - does the current task hold map's lock (for lockdep)?  1 when lockdep is off. */
+/* What lock_is_held() knows: off, lockdep cannot say (LOCK_STATE_UNKNOWN). */
+#define LOCK_STATE_UNKNOWN	-1
+#define LOCK_STATE_NOT_HELD	0
+#define LOCK_STATE_HELD		1
+
+/* lock_is_held - does the current task hold map's lock?  A LOCK_STATE_*. */
 int lock_is_held(const struct lockdep_map *map);
+#define lockdep_is_held(lock)	lock_is_held(&(lock)->dep_map)
+
+/*
+ * lockdep_assert_held/lockdep_assert_not_held - the line after a comment
+ * that says "Call with sysfs_mutex held" (or "not sysfs_mutex") checks it:
+ * a WARN with the call trace of the caller that broke the contract, and a
+ * tainted run (exit status 3), as the kernel's WARN_ON(debug_locks && ...).
+ * Both are silent when lockdep is off (LOCK_STATE_UNKNOWN satisfies
+ * either), and a load and a branch then, like the annotations below.
+ * @lock: a struct mutex or rw_semaphore, or anything with a dep_map
+ */
+#define lockdep_assert(cond) \
+	do { if (atomic_load_explicit(&debug_locks, memory_order_relaxed) && !(cond)) \
+		__warn(__FILE__, __LINE__, #cond); } while (0)
+#define lockdep_assert_held(lock)	lockdep_assert(lockdep_is_held(lock) != LOCK_STATE_NOT_HELD)
+#define lockdep_assert_not_held(lock)	lockdep_assert(lockdep_is_held(lock) != LOCK_STATE_HELD)
 
 /*
  * The kernel's names for the two, by kind of lock (include/linux/lockdep.h).

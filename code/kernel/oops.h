@@ -5,6 +5,7 @@
 #include <signal.h>
 #include <stdatomic.h>
 #include "kernel.h"
+#include "unwind.h"
 
 /*
  * oops_init - install the SIGSEGV/SIGBUS handler (on an alternate stack per
@@ -40,17 +41,6 @@ void dump_stack(void);
  */
 void sprint_symbol(char *buf, size_t len, uintptr_t addr);
 
-/*
- * stack_trace_save_from/stack_trace_print - a call trace kept for later
- * (lockdep keeps one per dependency it records) and printed then.
- */
-unsigned int stack_trace_save_from(void *fp, uintptr_t *store, unsigned int size);
-void stack_trace_print(const uintptr_t *frames, unsigned int n, int spaces);
-
-struct task_struct;
-/* oops_dump_task - print another task's call trace (the watchdog's report). */
-void oops_dump_task(struct task_struct *t);
-
 /* oops_end - flush the trace and exit with status; never returns. */
 void oops_end(int status) __noreturn;
 
@@ -62,9 +52,6 @@ struct task_struct;
  * after a second if the task does not answer.
  */
 void oops_dump_task(struct task_struct *t);
-
-/* stack_trace_save - the caller's call chain (return addresses, innermost first); returns how many. */
-int stack_trace_save(uintptr_t *store, int size);
 
 /*
  * oops_double_free - report a kfree() of an object already freed: "double

@@ -76,6 +76,13 @@ static size_t round_up(size_t n, size_t to)
 	return (n + to - 1) / to * to;
 }
 
+/* kmalloc_failed - the host is out of memory: the model cannot go on (slab.h). */
+static __noreturn void kmalloc_failed(size_t size, const char *name)
+{
+	printk("kmalloc: no memory for %s (%zu bytes): the host is out of memory", name, size);
+	BUG();
+}
+
 void *kmalloc(size_t size, const char *name)
 {
 	struct slab_header *h;
@@ -83,15 +90,19 @@ void *kmalloc(size_t size, const char *name)
 	char *map;
 
 	atomic_fetch_add(&live_objects, 1);
-	if (slab_use_malloc())
-		return malloc(size ? size : 1);
+	if (slab_use_malloc()) {
+		map = malloc(size ? size : 1);
+		if (!map)
+			kmalloc_failed(size, name);
+		return map;
+	}
 	if (!page_size)
 		page_size = sysconf(_SC_PAGESIZE);
 	obj_len = round_up(size ? size : 1, page_size);
 	map_len = page_size + obj_len;
 	map = mmap(NULL, map_len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (map == MAP_FAILED)
-		return NULL;
+		kmalloc_failed(size, name);
 	h = (struct slab_header *)map;
 	h->magic = SLAB_MAGIC;
 	h->size = size;
@@ -105,8 +116,7 @@ void *kzalloc(size_t size, const char *name)
 {
 	void *p = kmalloc(size, name);
 
-	if (p)
-		memset(p, 0, size);
+	memset(p, 0, size);
 	return p;
 }
 

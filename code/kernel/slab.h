@@ -18,6 +18,14 @@
  * Under Valgrind (detected at run time) and in sanitizer builds the
  * objects come from malloc()/free() instead, so memcheck, helgrind, drd and
  * the sanitizers see the allocation and the free and name the block.
+ *
+ * Never returns NULL: the model has no memory pressure to simulate, so
+ * every call behaves as one with the kernel's __GFP_NOFAIL, and no caller
+ * checks for NULL.  Should the host itself run out, the run ends with a
+ * BUG (exit status 3) naming the object.
+ *
+ * Differences from the kernel: a kernel kmalloc() without __GFP_NOFAIL
+ * may return NULL, and its callers must handle that.
  */
 void *kmalloc(size_t size, const char *name);
 void *kzalloc(size_t size, const char *name);

@@ -101,8 +101,8 @@ void task_init_main(const char *comm)
  *
  * Not under Valgrind or ThreadSanitizer: two tasks run one after the other
  * on one thread are ordered by program order, and a race between them that
- * nothing else orders would no longer be reported.  There every task gets
- * a thread of its own, as it always did.
+ * nothing else orders would not be reported.  There every task gets a
+ * thread of its own.
  */
 struct idle_thread {
 	pthread_t thread;
@@ -156,8 +156,8 @@ static struct task_struct *kthread_next(struct idle_thread *self, struct task_st
 /*
  * kthread - every task runs here.  It is a real function with a frame of
  * its own, so it ends every call trace as in the kernel; its state is on
- * the heap, so its frame stays as small as it was when each task had a
- * thread of its own (the unwinder scans stacks for frame records).
+ * the heap, so its frame stays small (the unwinder scans stacks for frame
+ * records, and a large frame is more to scan).
  */
 static __noinline void *kthread(void *arg)
 {

@@ -74,7 +74,7 @@ void *kthread_join(struct task_struct *t);
  */
 void task_skip_pid(void);
 
-/* The list of live tasks, for the watchdog. Call with tasks_lock held. */
+/* The list of live tasks, for the watchdog: read and changed under tasks_lock. */
 extern pthread_mutex_t tasks_lock;
 extern struct task_struct *tasks_head;
 

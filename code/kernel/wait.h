@@ -64,14 +64,16 @@ void wait_queue_unlock(struct wait_queue_head *wq);
 /*
  * wait_event_mutex_desc - the same, for a condition that must be tested
  * with mutex m held (kernfs_remove_self()'s wait, under kernfs_rwsem).
- * Called and returns with m held; m is given up only while asleep.
  *
  * The queue's lock is taken before each test, as prepare_to_wait() puts a
  * task on the queue before it tests: a waker that changes the condition
  * without m (sysfs_put_active()) and then wakes the queue cannot slip in
  * between the test and the sleep.  Lock order: m, then the queue's lock.
+ *
+ * Context: called and returns with m held; m is given up only while asleep.
  */
 #define wait_event_mutex_desc(wq, what, condition, m) do {			\
+	lockdep_assert_held(m);							\
 	for (;;) {								\
 		wait_queue_lock(wq);						\
 		if (condition) {						\

@@ -44,8 +44,6 @@ int sysfs_schedule_callback(struct kobject *kobj, void (*func)(void *), void *da
 	const char *mod, *old;
 
 	ss = kmalloc(sizeof(*ss), "sysfs_schedule_callback_struct");
-	if (!ss)
-		return -ENOMEM;
 	INIT_WORK(&ss->work, sysfs_schedule_callback_work);
 	old = trace_by_set(ss->work.trace_name);
 	ss->kobj = kobject_get(kobj);

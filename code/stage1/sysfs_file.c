@@ -32,24 +32,19 @@ int vfs_open(const char *path, int mode, struct file **filp)
 	struct attribute *attr;
 	struct file *file;
 	const char *old;
+	int err = -ENOENT;
 
 	mutex_lock(&sysfs_mutex);
 	sd = sysfs_lookup(path);
-	if (!sd) {
-		mutex_unlock(&sysfs_mutex);
-		return -ENOENT;
-	}
-	if (sd->s_type != SYSFS_KOBJ_ATTR) {
-		mutex_unlock(&sysfs_mutex);
-		sysfs_put(sd);
-		return -EISDIR;
-	}
+	if (!sd)
+		goto out_unlock;
+	err = -EISDIR;
+	if (sd->s_type != SYSFS_KOBJ_ATTR)
+		goto out_put;
 	attr = sd->s.attr;
-	if (((mode & VFS_READ) && !(attr->mode & 0444)) || ((mode & VFS_WRITE) && !(attr->mode & 0222))) {
-		mutex_unlock(&sysfs_mutex);
-		sysfs_put(sd);
-		return -EACCES;
-	}
+	err = -EACCES;
+	if (((mode & VFS_READ) && !(attr->mode & 0444)) || ((mode & VFS_WRITE) && !(attr->mode & 0222)))
+		goto out_put;
 	file = kzalloc(sizeof(*file), "file");
 	file->sd = sd;
 	file->mode = mode;
@@ -65,6 +60,12 @@ int vfs_open(const char *path, int mode, struct file **filp)
 	mutex_unlock(&sysfs_mutex);
 	*filp = file;
 	return 0;
+
+out_put:
+	sysfs_put(sd);
+out_unlock:
+	mutex_unlock(&sysfs_mutex);
+	return err;
 }
 
 /*

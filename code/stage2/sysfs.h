@@ -81,7 +81,7 @@ void sysfs_put(struct sysfs_dirent *sd);
 /*
  * sysfs_lookup - the dirent at an absolute path ("/sys/block/sda/device/delete"),
  * following symlinks, with an s_count held; NULL if there is none.
- * Call with sysfs_mutex held.
+ * Call with sysfs_mutex held (its definition asserts it).
  */
 struct sysfs_dirent *sysfs_lookup(const char *path);
 /* sysfs_path - the absolute path of a dirent, for messages and trace names. */
@@ -116,8 +116,9 @@ int sysfs_schedule_callback_owner(struct kobject *kobj, void (*func)(void *), vo
  * owner is the module that contains func; the macro passes the caller's
  * THIS_MODULE, as device_schedule_callback() did in the kernel after the
  * fix of April 2007.  What the callback does with it is this stage's second
- * exercise (sysfs_callback.c).  Returns 0, -ENOMEM, or -ENODEV if owner is
- * already going away.
+ * exercise (sysfs_callback.c).  Returns 0, or -ENODEV if owner is already
+ * going away (the kernel's may also return -ENOMEM; kmalloc() here cannot
+ * fail, slab.h).
  */
 #define sysfs_schedule_callback(kobj, func, data) \
 	sysfs_schedule_callback_owner((kobj), (func), (data), THIS_MODULE)

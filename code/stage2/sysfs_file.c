@@ -78,24 +78,19 @@ int vfs_open(const char *path, int mode, struct file **filp)
 	struct attribute *attr;
 	struct file *file;
 	const char *old;
+	int err = -ENOENT;
 
 	mutex_lock(&sysfs_mutex);
 	sd = sysfs_lookup(path);
-	if (!sd) {
-		mutex_unlock(&sysfs_mutex);
-		return -ENOENT;
-	}
-	if (sd->s_type != SYSFS_KOBJ_ATTR) {
-		mutex_unlock(&sysfs_mutex);
-		sysfs_put(sd);
-		return -EISDIR;
-	}
+	if (!sd)
+		goto out_unlock;
+	err = -EISDIR;
+	if (sd->s_type != SYSFS_KOBJ_ATTR)
+		goto out_put;
 	attr = sd->s.attr;
-	if (((mode & VFS_READ) && !(attr->mode & 0444)) || ((mode & VFS_WRITE) && !(attr->mode & 0222))) {
-		mutex_unlock(&sysfs_mutex);
-		sysfs_put(sd);
-		return -EACCES;
-	}
+	err = -EACCES;
+	if (((mode & VFS_READ) && !(attr->mode & 0444)) || ((mode & VFS_WRITE) && !(attr->mode & 0222)))
+		goto out_put;
 	file = kzalloc(sizeof(*file), "file");
 	file->sd = sd;
 	file->mode = mode;
@@ -110,12 +105,9 @@ int vfs_open(const char *path, int mode, struct file **filp)
 	 * sysfs_mutex) and a module removes its files before it is unmapped,
 	 * so attr and attr->owner are valid memory here.
 	 */
-	if (!try_module_get_by(attr->owner, file->trace_name)) {
-		mutex_unlock(&sysfs_mutex);
-		sysfs_put(sd);
-		kfree(file);
-		return -ENODEV;
-	}
+	err = -ENODEV;
+	if (!try_module_get_by(attr->owner, file->trace_name))
+		goto out_free;
 	file->owner = attr->owner;
 	sysfs_trace_open(file, sd);
 	/* The directory is in the tree too, so its kobject is registered and alive. */
@@ -131,6 +123,14 @@ int vfs_open(const char *path, int mode, struct file **filp)
 	mutex_unlock(&sysfs_mutex);
 	*filp = file;
 	return 0;
+
+out_free:
+	kfree(file);
+out_put:
+	sysfs_put(sd);
+out_unlock:
+	mutex_unlock(&sysfs_mutex);
+	return err;
 }
 
 /*

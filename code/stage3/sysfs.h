@@ -37,7 +37,7 @@ extern struct sysfs_dirent *sysfs_root;
 /*
  * sysfs_lookup - the dirent at an absolute path ("/sys/block/sda/device/delete"),
  * following symlinks, with an s_count held; NULL if there is none.
- * Call with sysfs_mutex held.
+ * Call with sysfs_mutex held (its definition asserts it).
  */
 struct sysfs_dirent *sysfs_lookup(const char *path);
 /* sysfs_path - the absolute path of a dirent, for messages and trace names. */

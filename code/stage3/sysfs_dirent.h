@@ -45,7 +45,7 @@ struct sysfs_dirent {
 };
 
 /*
- * sysfs_deactivate_start - the node is being unlinked (under sysfs_mutex):
+ * sysfs_deactivate_start - the node is being unlinked (sysfs_unlink_child()):
  * stage 4 shuts its door here.  Stage 3 cannot: its door is down_write(),
  * which shuts and waits in one call, and waiting under sysfs_mutex would
  * stall every lookup behind one slow operation.  So nothing happens yet,

@@ -59,6 +59,7 @@ int sysfs_link_child(struct sysfs_dirent *parent, struct sysfs_dirent *sd)
 	struct sysfs_dirent **pp;
 	char path[256];
 
+	lockdep_assert_held(&sysfs_mutex);
 	if (sysfs_find_child(parent, sd->s_name, strlen(sd->s_name)))
 		return -EEXIST;
 	for (pp = &parent->s_children; *pp; pp = &(*pp)->s_sibling)
@@ -82,6 +83,7 @@ void sysfs_unlink_child(struct sysfs_dirent *sd)
 {
 	struct sysfs_dirent **pp;
 
+	lockdep_assert_held(&sysfs_mutex);
 	for (pp = &sd->s_parent->s_children; *pp; pp = &(*pp)->s_sibling) {
 		if (*pp == sd) {
 			*pp = sd->s_sibling;
@@ -141,12 +143,14 @@ void sysfs_put(struct sysfs_dirent *sd)
 	}
 }
 
+/* sysfs_lookup - see sysfs.h.  Call with sysfs_mutex held. */
 struct sysfs_dirent *sysfs_lookup(const char *path)
 {
 	struct sysfs_dirent *sd = sysfs_root;
 	const char *p = path, *end;
 	size_t rootlen = strlen(sysfs_root->s_name);
 
+	lockdep_assert_held(&sysfs_mutex);
 	/* Every path starts at "/sys". */
 	if (p[0] != '/' || strncmp(p + 1, sysfs_root->s_name, rootlen) != 0 ||
 	    (p[1 + rootlen] != '/' && p[1 + rootlen] != '\0'))

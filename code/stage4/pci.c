@@ -103,10 +103,6 @@ int pci_plug(const char *devname, struct device_attribute *driver_attr)
 		goto out;
 	}
 	pdev = kzalloc(sizeof(*pdev), "pci_dev");
-	if (!pdev) {
-		err = -ENOMEM;
-		goto out;
-	}
 	pdev->nr = n;
 	pdev->dev.release = pci_release_dev;
 	err = device_register(&pdev->dev, "pci%d", n);

@@ -7,9 +7,8 @@
 #    is a make of its own) is left to its target: run here it would build
 #    the same files as this make, at the same time.
 # 2. The targets run, at most JOBS at once: make -jN check's N, else
-#    $CHECK_JOBS, else one per CPU (CHECK_JOBS=1: one at a time).  What
-#    once depended on the machine's pace under that load no longer does:
-#    memcheck runs under the controlled scheduler, ThreadSanitizer leaves
+#    $CHECK_JOBS, else one per CPU (CHECK_JOBS=1: one at a time).  Nothing
+#    depends on the machine's pace under that load: memcheck runs under the controlled scheduler, ThreadSanitizer leaves
 #    the explorer's forked workers alone (Makefile, SAN_SKIP), and what
 #    runs free (helgrind, drd, the stress tests) waits on delay points, not
 #    on luck.  Those listed in $CHECK_FIRST start first (the long ones: the

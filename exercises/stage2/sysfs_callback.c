@@ -57,8 +57,6 @@ int sysfs_schedule_callback_owner(struct kobject *kobj, void (*func)(void *), vo
 	const char *mod, *old;
 
 	ss = kmalloc(sizeof(*ss), "sysfs_schedule_callback_struct");
-	if (!ss)
-		return -ENOMEM;
 	INIT_WORK(&ss->work, sysfs_schedule_callback_work);
 	TODO("sysfs_schedule_callback", "the work item will call func later, from a kworker: pin the module that holds func until then, and refuse if that module is already going away");
 	old = trace_by_set(ss->work.trace_name);

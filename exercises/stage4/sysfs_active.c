@@ -92,16 +92,19 @@ static __maybe_unused void drain_what(const struct sysfs_dirent *sd, int inside,
 
 /**
  * sysfs_deactivate_start - @sd is being unlinked: no new operation may start.
- * @sd: the node; the caller holds sysfs_mutex and is unlinking @sd
+ * @sd: the node the caller is unlinking
  *
  * One atomic add of the bias, once per node (a node is unlinked once):
  * the count turns negative and every later sysfs_get_active() refuses.
  * Done under the mutex, as the unlink, so that a remover that finds the
  * node unlinked (sysfs_remove_self()) also finds it deactivated, and can
  * wait for its drain.  Never sleeps.
+ *
+ * Context: call with sysfs_mutex held.
  */
 void sysfs_deactivate_start(struct sysfs_dirent *sd)
 {
+	lockdep_assert_held(&sysfs_mutex);
 	TODO("sysfs_deactivate_start", "shut the door on new operations in one step, while the operations already inside keep their count");
 	(void)sd;
 }
@@ -109,16 +112,19 @@ void sysfs_deactivate_start(struct sysfs_dirent *sd)
 /**
  * sysfs_deactivate - wait until the operations inside deleted @sd are out.
  * @sd: a node already unlinked (and so deactivated) from the tree; the
- *	caller holds an s_count and not sysfs_mutex
+ *	caller holds an s_count on it
  *
  * Sleeps until the count equals the bias.  An operation that deletes its
  * own node without sysfs_remove_self() waits for itself here: the
  * hung-task watchdog reports it, as in stage 3.
+ *
+ * Context: may sleep.  Call with sysfs_mutex not held.
  */
 void sysfs_deactivate(struct sysfs_dirent *sd)
 {
 	char what[TRACE_NAME_LEN + 64];
 
+	lockdep_assert_not_held(&sysfs_mutex);
 	/* The wait for the count, told to lockdep as taking the write side. */
 	rwsem_acquire(&sd->dep_map, 0, 0, _RET_IP_);
 	TODO("sysfs_deactivate", "sleep until every operation that was inside the deleted node has come out");

@@ -59,8 +59,6 @@ int sysfs_schedule_callback_owner(struct kobject *kobj, void (*func)(void *), vo
 	const char *mod, *old;
 
 	ss = kmalloc(sizeof(*ss), "sysfs_schedule_callback_struct");
-	if (!ss)
-		return -ENOMEM;
 	INIT_WORK(&ss->work, sysfs_schedule_callback_work);
 	/* BEGIN EXERCISE sysfs_schedule_callback */
 	if (!try_module_get_by(owner, ss->work.trace_name)) {

@@ -86,7 +86,7 @@ tallies() {
 for n in 1 2 3 4; do
 	diff <( { for f in tests/stage$n/test_*.c; do
 			# A suite's cases, and those of the test headers it includes (found, as
-			# the build finds them, in tests/lib: "../stage3/active_harness.h").
+			# the build finds them, in tests/lib: "active_harness.h").
 			incs=$(sed -nE 's/^#include "([^"]+\.h)".*/\1/p' "$f" | while read -r h; do
 				[ -f "tests/lib/$h" ] && echo "tests/lib/$h"; done)
 			# shellcheck disable=SC2086 # incs: file names without spaces

@@ -4,7 +4,7 @@ $(KTEST_LOCKDEP): tests/kernel/test_lockdep.c $(KERNEL_OBJ) $(TESTLIB_OBJ) $(wil
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -Itests/lib $(CHECK_CFLAGS) -o $@ $< $(KERNEL_OBJ) $(TESTLIB_OBJ) $(LDFLAGS) $(CHECK_LIBS) $(LDLIBS)
 
-HELP += "check-kernel-lockdep  lockdep: circular and recursive locking reports, trylocks, subclasses, classes, cost"
+HELP += "check-kernel-lockdep  lockdep: circular and recursive locking reports, trylocks, subclasses, classes, lockdep_assert_held(), cost"
 CHECK_TARGETS += check-kernel-lockdep
 .PHONY: check-kernel-lockdep
 check-kernel-lockdep: $(BUILD)/.deps-ok $(KTEST_LOCKDEP)

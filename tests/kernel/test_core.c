@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include <valgrind/valgrind.h>
@@ -281,6 +282,30 @@ START_TEST(double_kfree_is_a_bug)
 }
 END_TEST
 
+/* An allocation the host cannot back: the address space is limited first. */
+static void kmalloc_beyond_the_host(void)
+{
+	struct rlimit lim = { 64UL << 20, 64UL << 20 };
+
+	boot();
+	if (setrlimit(RLIMIT_AS, &lim) != 0)
+		_exit(1);
+	kmalloc(256UL << 20, "huge");
+	_exit(0);	/* kmalloc() returned: NULL, or memory past the limit */
+}
+
+START_TEST(kmalloc_never_returns_null_and_a_host_out_of_memory_is_a_bug)
+{
+	char err[8192];
+	int status = in_child(kmalloc_beyond_the_host, err, sizeof(err));
+
+	ck_assert_msg(status == EXIT_OOPS, "exit %d, want 3 (kmalloc() must not return NULL); stderr:\n%s",
+		      status, err);
+	ck_assert_msg(strstr(err, "kmalloc: no memory for huge") && strstr(err, "kernel BUG at"),
+		      "no report naming the object:\n%s", err);
+}
+END_TEST
+
 /* ---- rwsem ---- */
 
 static struct rw_semaphore sem;
@@ -460,6 +485,7 @@ int main(void)
 	tcase_add_test(tc, kfree_poisons_and_fences_the_object);
 	tcase_add_test(tc, read_after_kfree_is_reported_as_bug_exit_3);
 	tcase_add_test(tc, double_kfree_is_a_bug);
+	tcase_add_test(tc, kmalloc_never_returns_null_and_a_host_out_of_memory_is_a_bug);
 	tc = ktest_case(s, "rwsem", 10);
 	tcase_add_test(tc, waiting_writer_makes_read_trylock_fail);
 	tcase_add_test(tc, write_held_forever_refuses_every_reader);

@@ -374,6 +374,72 @@ START_TEST(off_means_silent)
 }
 END_TEST
 
+/* ---- lockdep_assert_held() and lockdep_assert_not_held() ---- */
+
+/* A function with a contract: call with lock_a held. */
+static __noinline void needs_lock_a(void)
+{
+	lockdep_assert_held(&lock_a);
+}
+
+/* And one that must not be called with lock_a held. */
+static __noinline void must_not_hold_lock_a(void)
+{
+	lockdep_assert_not_held(&lock_a);
+}
+
+static __noinline void caller_without_lock_a(void)
+{
+	needs_lock_a();
+}
+
+START_TEST(assert_held_without_the_lock_is_a_warning_with_the_callers_trace)
+{
+	RUN(caller_without_lock_a);
+	ASSERT_STATUS(EXIT_OOPS);
+	ASSERT_SAID("WARNING: CPU: 0 PID:");
+	ASSERT_SAID("needs_lock_a+");
+	ASSERT_SAID("lockdep_is_held(&lock_a) != LOCK_STATE_NOT_HELD");
+	ASSERT_SAID("caller_without_lock_a+");
+}
+END_TEST
+
+static __noinline void caller_with_lock_a(void)
+{
+	mutex_lock(&lock_a);
+	must_not_hold_lock_a();
+	mutex_unlock(&lock_a);
+}
+
+START_TEST(assert_not_held_with_the_lock_is_a_warning)
+{
+	RUN(caller_with_lock_a);
+	ASSERT_STATUS(EXIT_OOPS);
+	ASSERT_SAID("lockdep_is_held(&lock_a) != LOCK_STATE_HELD");
+	ASSERT_SAID("caller_with_lock_a+");
+}
+END_TEST
+
+/* Each contract kept, and each broken with lockdep off: silent. */
+static void contracts_kept_and_off(void)
+{
+	mutex_lock(&lock_a);
+	needs_lock_a();
+	mutex_unlock(&lock_a);
+	must_not_hold_lock_a();
+	lockdep_set_enabled(false);
+	needs_lock_a();
+	caller_with_lock_a();
+}
+
+START_TEST(asserts_kept_or_with_lockdep_off_are_silent)
+{
+	RUN(contracts_kept_and_off);
+	ASSERT_STATUS(0);
+	ck_assert_msg(!strstr(err, "WARNING"), "a warning for a kept contract, or with lockdep off:\n%s", err);
+}
+END_TEST
+
 /* ---- cost ---- */
 
 static double now_s(void)
@@ -440,6 +506,10 @@ int main(void)
 	tcase_add_test(tc, a_class_is_its_init_site_named_after_its_argument);
 	tcase_add_test(tc, releasing_a_lock_not_held_is_bad_unlock_balance);
 	tcase_add_test(tc, off_means_silent);
+	tc = ktest_case(s, "asserts", 10);
+	tcase_add_test(tc, assert_held_without_the_lock_is_a_warning_with_the_callers_trace);
+	tcase_add_test(tc, assert_not_held_with_the_lock_is_a_warning);
+	tcase_add_test(tc, asserts_kept_or_with_lockdep_off_are_silent);
 	tc = ktest_case(s, "cost", 20);
 	tcase_add_test(tc, a_lock_and_unlock_cost_little_more);
 	return ktest_main(s);

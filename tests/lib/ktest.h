@@ -48,6 +48,8 @@ TCase *ktest_case(Suite *s, const char *name, double timeout);
 double ktest_hang_left(void);
 /* ktest_hang_charge - count seconds lost to a run that had to be killed. */
 void ktest_hang_charge(double seconds);
+/* ktest_multiplier - $CK_TIMEOUT_MULTIPLIER (set under Valgrind), at least 1: scales every time limit. */
+double ktest_multiplier(void);
 
 /* The result of running ksim on a script. */
 struct ksim_run {
@@ -70,6 +72,8 @@ void ksim_run(struct ksim_run *r, const char *script, bool want_trace,
 /* ksim_run_text - the same for a script given as text (written to a temp file). */
 void ksim_run_text(struct ksim_run *r, const char *text, bool want_trace, double timeout_s);
 void ksim_run_free(struct ksim_run *r);
+/* ksim_assert_same_trace_twice - two runs of script, traced, must give the same trace. */
+void ksim_assert_same_trace_twice(const char *script, const char *extra_args, bool no_todo);
 
 /* trace_count - lines of a trace with this event on this object (NULL: any). */
 int trace_count(const char *trace, const char *event, const char *object);

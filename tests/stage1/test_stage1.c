@@ -213,18 +213,8 @@ START_TEST(same_scenario_twice_gives_the_same_trace)
 {
 	static const char *const scripts[] = { SCEN "mouse-pinned.ksh", SCEN "seed-example2.ksh" };
 
-	for (size_t i = 0; i < ARRAY_SIZE(scripts); i++) {
-		struct ksim_run a, b;
-
-		ksim_run(&a, scripts[i], true, NULL, 20);
-		ksim_run(&b, scripts[i], true, NULL, 20);
-		ck_assert_no_todo(&a);
-		ck_assert_msg(a.trace && a.trace[0], "%s: no trace written", scripts[i]);
-		ck_assert_msg(strcmp(a.trace, b.trace) == 0, "%s: two runs gave different traces:\n%.1500s\n---\n%.1500s",
-			      scripts[i], a.trace, b.trace);
-		ksim_run_free(&a);
-		ksim_run_free(&b);
-	}
+	for (size_t i = 0; i < ARRAY_SIZE(scripts); i++)
+		ksim_assert_same_trace_twice(scripts[i], NULL, true);
 }
 END_TEST
 

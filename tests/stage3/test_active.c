@@ -16,7 +16,7 @@
 #include "vfs.h"
 #include "watchdog.h"
 
-#include "../stage3/active_tree.h"	/* found through -Itests/lib: the overlay build uses -I- */
+#include "active_tree.h"
 
 static void boot(void)
 {
@@ -305,6 +305,7 @@ int main(void)
 	TCase *tc;
 
 	tc = ktest_case(s, "exercises", 10);
+	tcase_add_checked_fixture(tc, NULL, fail_if_warned);
 	tcase_add_test(tc, get_active_counts_one_operation_and_put_active_ends_it);
 	tcase_add_test(tc, deleted_node_get_active_fails);
 	tcase_add_test(tc, deactivate_waits_for_the_operation_in_flight);

@@ -3,11 +3,12 @@
 #include "kobject.h"
 #include "ktest.h"
 #include "sysfs_internal.h"
-#include "../stage3/active_tree.h"	/* found through -Itests/lib: the overlay build uses -I- */
+#include "active_tree.h"
 
 /*
  * kobject_add() takes a reference on the parent for the child.  Stage 3's
- * kobject_del() gives it back at once (chapter 3 says why, and what the
+ * kobject_del() gives it back at once (the chapter "Stage 3: two counters,
+ * and deletion that means it" says why, and what the
  * kernel did later: the parent put went behind release() in 2020 for the
  * last put that deletes, while an explicit kobject_del() still drops it at
  * once); a release() that needs its parent holds a reference of its own,

@@ -6,7 +6,7 @@
 #include "slab.h"
 #include "sysfs_internal.h"
 #include "vfs.h"
-#include "../stage3/active_tree.h"	/* found through -Itests/lib: the overlay build uses -I- */
+#include "active_tree.h"
 
 /*
  * These are given code, not exercises; each test pins a behaviour a

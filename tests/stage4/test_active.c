@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 #include "delay.h"
 #include "exercise.h"
 #include "ktest.h"
@@ -16,7 +17,7 @@
 #include "vfs.h"
 #include "watchdog.h"
 
-#include "../stage3/active_tree.h"	/* found through -Itests/lib: the overlay build uses -I- */
+#include "active_tree.h"
 
 /* Stage 4's tests wait in the drain: the watchdog names what they wait on. */
 static void boot(void)
@@ -40,6 +41,11 @@ static void deactivate(struct sysfs_dirent *sd)
 	sysfs_deactivate_start(sd);
 	mutex_unlock(&sysfs_mutex);
 	sysfs_deactivate(sd);
+}
+
+static void deactivate_attr(void)
+{
+	deactivate(attr);
 }
 
 /* ---- the counter ---- */
@@ -264,10 +270,95 @@ START_TEST(a_node_never_published_is_freed_with_its_count_at_zero)
 }
 END_TEST
 
+/* ---- the lock contracts, asserted (lockdep_assert_held() and _not_held()) ---- */
+
+/*
+ * stderr_of_call - what fn() printed to stderr, into buf (the call's WARN
+ * report, if any).
+ */
+static void stderr_of_call(void (*fn)(void), char *buf, size_t len)
+{
+	FILE *tmp = tmpfile();
+	int saved = dup(STDERR_FILENO);
+	size_t n;
+
+	ck_assert_msg(tmp && saved >= 0, "cannot capture stderr");
+	fflush(stderr);
+	dup2(fileno(tmp), STDERR_FILENO);
+	fn();
+	fflush(stderr);
+	dup2(saved, STDERR_FILENO);
+	close(saved);
+	rewind(tmp);
+	n = fread(buf, 1, len - 1, tmp);
+	buf[n] = '\0';
+	fclose(tmp);
+	fprintf(stderr, "%s", buf);	/* the report stays in the test's output */
+}
+
+static void deactivate_start_without_the_mutex(void)
+{
+	sysfs_deactivate_start(attr);
+}
+
+START_TEST(deactivate_start_without_sysfs_mutex_is_a_lockdep_warning)
+{
+	char err[8192];
+
+	boot();
+	ck_assert_msg(atomic_load(&debug_locks), "lockdep is off in this suite: nothing would be asserted");
+	stderr_of_call(deactivate_start_without_the_mutex, err, sizeof(err));
+	ck_assert_msg(strstr(err, "WARNING: CPU: 0 PID:") && strstr(err, "lockdep_is_held(&sysfs_mutex)"),
+		      "sysfs_deactivate_start() called without sysfs_mutex printed no lockdep_assert_held() "
+		      "warning:\n%s", err);
+	ck_assert_msg(strstr(err, "deactivate_start_without_the_mutex+"),
+		      "the warning's call trace does not name the caller that broke the contract:\n%s", err);
+	ck_assert_msg(atomic_load(&kernel_tainted), "the warning did not taint the kernel (the run would end 0)");
+	atomic_store(&kernel_tainted, false);	/* the warning this test wants */
+}
+END_TEST
+
+static void deactivate_under_the_mutex(void)
+{
+	mutex_lock(&sysfs_mutex);
+	sysfs_deactivate_start(attr);
+	sysfs_deactivate(attr);		/* an idle node: the drain ends at once */
+	mutex_unlock(&sysfs_mutex);
+}
+
+START_TEST(deactivate_under_sysfs_mutex_is_a_lockdep_warning)
+{
+	char err[8192];
+
+	boot();
+	ck_assert_msg(atomic_load(&debug_locks), "lockdep is off in this suite: nothing would be asserted");
+	stderr_of_call(deactivate_under_the_mutex, err, sizeof(err));
+	ck_assert_msg(strstr(err, "WARNING: CPU: 0 PID:") && strstr(err, "lockdep_is_held(&sysfs_mutex)"),
+		      "sysfs_deactivate() called with sysfs_mutex held printed no lockdep_assert_not_held() "
+		      "warning:\n%s", err);
+	ck_assert_msg(atomic_load(&kernel_tainted), "the warning did not taint the kernel (the run would end 0)");
+	atomic_store(&kernel_tainted, false);	/* the warning this test wants */
+}
+END_TEST
+
+/* The same calls under their contracts: no warning. */
+START_TEST(deactivation_under_its_contracts_is_silent)
+{
+	char err[8192];
+
+	boot();
+	stderr_of_call(deactivate_attr, err, sizeof(err));
+	ck_assert_msg(!strstr(err, "WARNING"), "a warning for calls that keep their lock contracts:\n%s", err);
+	ck_assert_msg(!atomic_load(&kernel_tainted), "the kernel is tainted after a clean deactivation");
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("stage4-active");
 	TCase *tc = ktest_case(s, "exercises", 10);
+
+	tcase_add_checked_fixture(tc, NULL, fail_if_warned);
 
 	tcase_add_test(tc, get_active_adds_one_and_put_active_takes_it_back);
 	tcase_add_test(tc, deactivate_adds_the_bias_and_later_gets_fail);
@@ -276,5 +367,10 @@ int main(void)
 	tcase_add_test(tc, remove_self_of_two_callers_exactly_one_removes);
 	tcase_add_test(tc, remove_file_self_of_a_file_already_removed_answers_false);
 	tcase_add_test(tc, a_node_never_published_is_freed_with_its_count_at_zero);
+	tc = ktest_case(s, "contracts", 10);
+	tcase_add_checked_fixture(tc, NULL, fail_if_warned);
+	tcase_add_test(tc, deactivate_start_without_sysfs_mutex_is_a_lockdep_warning);
+	tcase_add_test(tc, deactivate_under_sysfs_mutex_is_a_lockdep_warning);
+	tcase_add_test(tc, deactivation_under_its_contracts_is_silent);
 	return ktest_main(s);
 }

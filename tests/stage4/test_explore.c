@@ -4,7 +4,7 @@
 #include "pci.h"
 #include "vfs.h"
 #include "watchdog.h"
-#include "../stage3/active_harness.h"	/* through -Itests/lib: the overlay build uses -I- */
+#include "active_harness.h"
 
 /* ---- two sysfs_remove_self() callers and an unplug ---- */
 
@@ -73,7 +73,8 @@ static const struct explore_harness remove_self_race = {
 /*
  * ---- the PCI remove file vs a surprise removal: lockdep's cycle, run ----
  *
- * Chapter 6: lockdep reports pci_rescan_remove_lock against the remove
+ * The chapter "Seeing a deadlock before it happens: lockdep": lockdep
+ * reports pci_rescan_remove_lock against the remove
  * file's s_active.  This harness asks whether a schedule really hangs, and
  * one does, with a single preemption: the removal unlinks (and so
  * deactivates) "remove" while the store has its protection broken; the
@@ -88,7 +89,8 @@ static const struct explore_harness remove_self_race = {
 static struct file *pci_remove_file;
 
 /*
- * lockdep off: it reports the cycle from any one schedule (chapter 6);
+ * lockdep off: it reports the cycle from any one schedule (the lockdep
+ * chapter);
  * here the question is whether some schedule really deadlocks.
  */
 static void pci_remove_setup(void)

@@ -127,17 +127,19 @@ void scsi_scan_host(struct Scsi_Host *shost)
 }
 
 /*
- * __scsi_remove_device - the disk is gone; call with scan_mutex held.
+ * __scsi_remove_device - the disk is gone.
  * The host forgets it first, so that a later scsi_remove_host() does not
  * find it.  "deleted" is written only after the attribute files are gone,
  * when no show() can be reading state.  The disk and its target leave
  * sysfs before the disk's registration reference is dropped: that put may
  * be the last one, and then the release chain frees them both.
+ * Call with scan_mutex held.
  */
 static void __scsi_remove_device(struct scsi_device *sdev)
 {
 	struct scsi_target *starget = sdev->target;
 
+	lockdep_assert_held(&scan_mutex);
 	/* Released: stage 4's scsi_device_get() reads it without scan_mutex. */
 	__atomic_store_n(&sdev->removed, true, __ATOMIC_RELEASE);
 	sdev->host->sdev = NULL;

@@ -4,7 +4,7 @@
 
 #include <stdatomic.h>
 #include <string.h>
-#include "../stage3/active_tree.h"
+#include "active_tree.h"
 #include "explore.h"
 #include "naive_harness.h"
 #include "ktest.h"

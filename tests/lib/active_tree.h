@@ -2,6 +2,7 @@
 #ifndef KTEST_ACTIVE_TREE_H
 #define KTEST_ACTIVE_TREE_H
 
+#include "ktest.h"
 #include "oops.h"
 #include "sysfs_internal.h"
 #include "vfs.h"
@@ -43,6 +44,18 @@ static void build_active_tree(void)
 	mutex_unlock(&sysfs_mutex);
 	sysfs_put(dir->s_parent);	/* the lookup's s_count */
 	sysfs_get(dir);			/* ours: see above */
+}
+
+/*
+ * fail_if_warned - a checked fixture's teardown: a WARN during the test (a
+ * lock contract broken: lockdep_assert_held()) fails it, as it fails a run
+ * of ksim with exit status 3.  A test that wants the WARN clears
+ * kernel_tainted.
+ */
+static __maybe_unused void fail_if_warned(void)
+{
+	ck_assert_msg(!atomic_load(&kernel_tainted),
+		      "a WARN fired during the test: the kernel is tainted (its report is in the test's output)");
 }
 
 static __maybe_unused void boot_active_tree(void)
