@@ -145,8 +145,8 @@ static const struct explore_harness op_vs_unplug = {
 };
 
 /* Stage 1's use-after-free, and the paths no other test takes: closed from stage 3 on, on every schedule. */
-static const struct explore_harness read_vs_unplug = NAIVE_READ_VS_UNPLUG(NULL);
-static const struct explore_harness reads_held = NAIVE_READS_HELD_ACROSS_UNPLUG(NULL);
+static const struct explore_harness read_vs_unplug = NAIVE_READ_VS_UNPLUG(NULL, NULL);
+static const struct explore_harness reads_held = NAIVE_READS_HELD_ACROSS_UNPLUG(NULL, NULL);
 
 START_TEST(get_vs_deactivate_on_every_schedule)
 {

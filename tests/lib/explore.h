@@ -39,6 +39,13 @@ struct explore_harness {
 	 * must contain this text, or the harness no longer shows the bug.
 	 */
 	const char *expected_bug;
+	/*
+	 * With expected_bug: the student's functions this harness runs through
+	 * ("sysfs_deactivate() and sysfs_put_active()"), named when a student's
+	 * build makes the bug vanish, since then one of them changed what the
+	 * given code does.  NULL: it runs through none.
+	 */
+	const char *yours;
 };
 
 /*

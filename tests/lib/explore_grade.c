@@ -57,8 +57,16 @@ void explore_expect_bug(const struct explore_harness *h, void (*boot)(void))
 			break;
 	/* A stub ran: name the exercise, not the hang it caused. */
 	ck_assert_msg(!strstr(r.output, "TODO("), "exercise not done yet: %s", first_todo(r.output));
+	ck_assert_msg(i < ARRAY_SIZE(plan) || !h->yours,
+		      "%s documents a bug of the given code (%s) that the reference shows on some schedule; "
+		      "on your build no schedule showed it (%ld runs of the last plan), so your code changed "
+		      "what this harness does. It runs through your %s: one of them does something the "
+		      "reference does not (a wait that returns too early, a wake-up that wakes nobody, a "
+		      "reference kept or dropped); their own tests above say which", h->name, h->expected_bug,
+		      r.runs, h->yours);
 	ck_assert_msg(i < ARRAY_SIZE(plan), "no schedule of %s failed (%ld runs of the last plan): the bug it "
-		      "shows (%s) is gone?", h->name, r.runs, h->expected_bug);
+		      "shows (%s) is gone from the given code? Then the harness documents nothing any more",
+		      h->name, r.runs, h->expected_bug);
 	ck_assert_msg(strstr(r.output, h->expected_bug), "%s failed, but without \"%s\":\n%s", h->name,
 		      h->expected_bug, r.output);
 	ck_assert_msg(r.repeats, "the failing schedule did not fail again when replayed: %s", r.replay);

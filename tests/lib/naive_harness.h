@@ -138,7 +138,7 @@ static void *naive_held_unplug_main(void *arg)
 	return NULL;
 }
 
-#define NAIVE_READS_HELD_ACROSS_UNPLUG(bug) {					\
+#define NAIVE_READS_HELD_ACROSS_UNPLUG(bug, your_functions) {					\
 	.name = "reads-held-across-unplug",					\
 	.claim = "reads that end (one of them in an error) hold nothing that an unplug waits for, " \
 		 "though their files stay open until the unplug is over",	\
@@ -148,9 +148,10 @@ static void *naive_held_unplug_main(void *arg)
 		{ "unplug", naive_held_unplug_main, NULL },			\
 	},									\
 	.expected_bug = (bug),							\
+	.yours = (your_functions),						\
 }
 
-#define NAIVE_READ_VS_UNPLUG(bug) {						\
+#define NAIVE_READ_VS_UNPLUG(bug, your_functions) {						\
 	.name = "read-vs-unplug",						\
 	.claim = "a read of a file held open never touches the data a driver freed at unplug", \
 	.setup = naive_setup,							\
@@ -159,6 +160,7 @@ static void *naive_held_unplug_main(void *arg)
 		{ "unplug", naive_unplug_main, NULL },				\
 	},									\
 	.expected_bug = (bug),							\
+	.yours = (your_functions),						\
 }
 
 #endif

@@ -4,8 +4,9 @@
 #include "naive_harness.h"
 
 /* Stage 1 is broken by design here: an open file pins the kobject, nothing pins the driver's data. */
-static const struct explore_harness read_vs_unplug = NAIVE_READ_VS_UNPLUG("use-after-free");
-static const struct explore_harness reads_held = NAIVE_READS_HELD_ACROSS_UNPLUG("use-after-free");
+#define YOURS "kobject_get() and kobject_put() (the open file's pin on the kobject)"
+static const struct explore_harness read_vs_unplug = NAIVE_READ_VS_UNPLUG("use-after-free", YOURS);
+static const struct explore_harness reads_held = NAIVE_READS_HELD_ACROSS_UNPLUG("use-after-free", YOURS);
 static const struct explore_harness *const harnesses[] = { &read_vs_unplug, &reads_held };
 
 START_TEST(read_vs_unplug_shows_the_use_after_free)

@@ -8,8 +8,8 @@
  * a read in flight on an open file (its sem) and orphans the file, so a
  * later read fails with -ENODEV.  No schedule of these may fail.
  */
-static const struct explore_harness read_vs_unplug = NAIVE_READ_VS_UNPLUG(NULL);
-static const struct explore_harness reads_held = NAIVE_READS_HELD_ACROSS_UNPLUG(NULL);
+static const struct explore_harness read_vs_unplug = NAIVE_READ_VS_UNPLUG(NULL, NULL);
+static const struct explore_harness reads_held = NAIVE_READS_HELD_ACROSS_UNPLUG(NULL, NULL);
 
 /*
  * What orphaning leaves: the open file still holds a reference on the

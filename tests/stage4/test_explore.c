@@ -137,6 +137,8 @@ static const struct explore_harness remove_vs_surprise = {
 	},
 	.check = pci_remove_check,
 	.expected_bug = "waiting on: mutex pci_rescan_remove_lock",
+	.yours = "sysfs_get_active(), sysfs_put_active(), sysfs_deactivate_start(), sysfs_deactivate() "
+		 "and sysfs_remove_self()",
 };
 
 /* ---- a task that spins waiting for another: the scheduler's step budget ---- */
