@@ -6,6 +6,7 @@
 #include "delay.h"
 #include "demo.h"
 #include "module.h"
+#include "scheduler.h"
 #include "task.h"
 #include "trace.h"
 #include "vfs.h"
@@ -125,7 +126,7 @@ void demo_file_unregister(const char *path)
 	if (e->active) {
 		sched_block("demo_file_unregister: waiting for show/store in flight");
 		while (e->active)
-			pthread_cond_wait(&demo_drained, &demo_lock);
+			sched_cond_wait(&demo_drained, &demo_lock, "demo_file_unregister: waiting for show/store in flight");
 		sched_unblock();
 		(void)decoy;
 	}
@@ -187,7 +188,7 @@ static void demo_active_put(struct demo_entry *e)
 {
 	pthread_mutex_lock(&demo_lock);
 	if (--e->active == 0 && e->dead)
-		pthread_cond_broadcast(&demo_drained);
+		sched_cond_broadcast(&demo_drained);
 	pthread_mutex_unlock(&demo_lock);
 }
 

@@ -1,4 +1,4 @@
-/* test_sched.c - the controlled scheduler as a reader relies on it: same seed, same run; a replay; deadlocks and spins reported at once. */
+/* test_sched.c - the controlled scheduler as a reader relies on it: same seed, same run; a replay; deadlocks reported at once. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,8 +14,14 @@ static double now_s(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-/* Two background writers race for one self-removing device: many interleavings are possible. */
-#define RACE "code/scenarios/remove-self-race.ksh"
+/*
+ * The scheduler's own tests run the demo stage (build/stage0/ksim, its
+ * scripts in tests/kernel/scripts/), never a stage a student is writing:
+ * a failure here is the scheduler's, not an exercise's.
+ */
+#define SCRIPTS "tests/kernel/scripts/"
+/* Two writers and two readers at once, held at delay points: many interleavings are possible. */
+#define RACE SCRIPTS "race.ksim"
 
 START_TEST(same_strategy_and_seed_give_the_same_trace)
 {
@@ -63,13 +69,13 @@ START_TEST(a_failing_run_prints_a_schedule_that_replays_it)
 	const char *p;
 	char sched[4096], args[4200];
 
-	ksim_run(&r, "code/scenarios/remove-self-vs-rmmod.ksh", true, "--sched random --seed 3", 5);
+	ksim_run(&r, SCRIPTS "race_oops.ksim", true, "--sched random --seed 3", 5);
 	ck_assert_status(&r, 3);
 	p = strstr(r.err, "--sched replay:");
 	ck_assert_msg(p != NULL, "a failing run under --sched did not print how to replay it:\n%s", r.err);
 	ck_assert_int_eq(sscanf(p, "--sched %4000s", sched), 1);
 	snprintf(args, sizeof(args), "--sched %s", sched);
-	ksim_run(&again, "code/scenarios/remove-self-vs-rmmod.ksh", true, args, 5);
+	ksim_run(&again, SCRIPTS "race_oops.ksim", true, args, 5);
 	ck_assert_status(&again, 3);
 	ck_assert_msg(strcmp(r.trace, again.trace) == 0, "replaying %s gave another trace", sched);
 	ksim_run_free(&r);
@@ -83,11 +89,11 @@ START_TEST(a_deadlock_is_reported_at_once_naming_each_wait)
 	struct ksim_run r;
 	double t0 = now_s(), took;
 
-	/* lockdep would see the recursion first and end the run before the wait: let the scheduler speak. */
-	ksim_run(&r, "code/scenarios/remove-self-deadlock.ksh", false, "--sched nonpreemptive --no-lockdep", 5);
+	/* A store that unregisters its own file waits for itself. */
+	ksim_run(&r, SCRIPTS "hang_remove_self.ksim", false, "--sched nonpreemptive --no-lockdep", 5);
 	took = now_s() - t0;
 	ck_assert_status(&r, 4);
-	ck_assert_said(&r, "waiting on: sysfs_drain dirent:/sys/devices/selfremove0/remove");
+	ck_assert_said(&r, "waiting on: demo_file_unregister: waiting for show/store in flight");
 	ck_assert_said(&r, "no task can run");
 	ck_assert_msg(took < 1.0 * KTEST_SLOWDOWN, "the deadlock took %.2f s to report (want under %d s)", took, KTEST_SLOWDOWN);
 	ksim_run_free(&r);
@@ -113,7 +119,7 @@ END_TEST
 
 int main(void)
 {
-	Suite *s = suite_create("stage4-sched");
+	Suite *s = suite_create("kernel-sched");
 	TCase *tc = ktest_case(s, "scheduler", 20);
 
 	tcase_add_test(tc, same_strategy_and_seed_give_the_same_trace);
