@@ -211,7 +211,7 @@ def exercise_results(exercises):
 
 
 def indent(s):
-    return "\n".join("    " + l for l in (s or "").splitlines())
+    return "\n".join("    " + l for l in (s or "").split("\n"))
 
 
 def num(x):
@@ -297,18 +297,49 @@ def write_junit(path, ex, tests, elapsed):
     ET.ElementTree(root).write(path, encoding="UTF-8", xml_declaration=True)
 
 
+class TapDumper(yaml.SafeDumper):
+    """PyYAML, with a text of several lines as a literal block (|): TAP::Parser's YAML reader
+    does not read a quoted scalar that spans lines."""
+
+
+def _str(dumper, s):
+    return dumper.represent_scalar("tag:yaml.org,2002:str", s, style="|" if "\n" in s else None)
+
+
+TapDumper.add_representer(str, _str)
+YAML_BREAKS = {"\r": "\n", "\x85": "\n", "\u2028": "\n", "\u2029": "\n", "\ufeff": "\ufffd"}
+
+
+def yaml_text(s):
+    """What TAP::Parser's YAML reader reads back as a literal block: YAML's printable characters
+    (others become U+FFFD), its other line breaks as newlines, tabs expanded, no trailing spaces
+    and no empty lines (either would make PyYAML quote it, or end the block there for that
+    reader), and one final newline when it has several lines (a plain "|")."""
+    s = "".join(YAML_BREAKS.get(c, c if c in "\t\n" or "\x20" <= c <= "\x7e" or c == "\xa0" or
+                                "\xa1" <= c <= "\ud7ff" or "\ue000" <= c <= "\ufffd" or c >= "\U00010000"
+                                else "\ufffd") for c in s)
+    lines = [l.expandtabs(4).rstrip() for l in s.split("\n")]
+    lines = [l for l in lines if l]
+    if len(lines) > 1:
+        lines[0] = lines[0].lstrip()
+        return "\n".join(lines) + "\n"
+    return lines[0] if lines else ""
+
+
 def write_tap(path, ex, note):
     with open(path, "w", encoding="utf-8") as f:
         f.write("TAP version 13\n1..%d\n" % len(ex))
-        for line in note.splitlines():
-            f.write("# %s\n" % line.replace("\r", " "))
+        for line in yaml_text(note).split("\n"):
+            if line:
+                f.write("# %s\n" % line)
         for i, e in enumerate(ex, 1):
             desc = "stage%d %s (%s/%s points)" % (e["stage"], e["name"], num(e["score"]), num(e["points"]))
             f.write("%s %d - %s\n" % ("ok" if e["passed"] else "not ok", i, desc))
             if e["passed"]:
                 continue
-            block = yaml.safe_dump({"message": e["text"], "failed_tests": [t["id"] for t in e["failed"]],
-                                    "points": num(e["points"])}, allow_unicode=False, width=100, sort_keys=False)
+            block = yaml.dump({"message": yaml_text(e["text"]), "failed_tests": yaml_text(" ".join(t["id"] for t in e["failed"])),
+                               "points": num(e["points"])}, Dumper=TapDumper, allow_unicode=True, width=100,
+                              sort_keys=False)
             f.write("  ---\n" + "".join("  " + l + "\n" for l in block.splitlines()) + "  ...\n")
 
 
