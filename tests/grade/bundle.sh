@@ -20,7 +20,9 @@ for d in solutions/stage* tests/stage*/mistakes; do
 	k=${d#*stage}; k=${k%%/*}
 	[ "$k" -lt "$n" ] || excl+=(":(exclude)$d")
 done
-rev=$(git stash create)
+# (stash create needs a committer; a fresh clone in CI may have none configured)
+rev=$(GIT_AUTHOR_NAME=bundle GIT_AUTHOR_EMAIL=bundle@localhost GIT_COMMITTER_NAME=bundle \
+	GIT_COMMITTER_EMAIL=bundle@localhost git stash create)
 git archive --format=tar "${rev:-HEAD}" -- . "${excl[@]}" | tar -C "$dir" -xf -
 sed "s/@GRADE_PACKAGES@/$packages/" tests/grade/gradescope/setup.sh >"$dir/setup.sh"
 cp tests/grade/gradescope/run_autograder "$dir/run_autograder"
