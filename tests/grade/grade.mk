@@ -44,7 +44,7 @@ $(BUILD)/gradescope/stage%/autograder.zip: $(wildcard $(shell git ls-files 2>/de
 # ---------------------------------------------------------------- tests of the grader
 # make check grades stages 1 and 2 (the quick ones) with make grade;
 # check-grade-full all four (about five minutes more).
-HELP += "check-grade      the grader's own tests: make grade (stages 1, 2), the Gradescope layout, the Classroom step"
+HELP += "check-grade      the grader's own tests: formats fuzzed, bundles, skeletons score 0 (stages 1, 2), adversaries in a scratch /autograder (as root), the Classroom step"
 HELP += "check-grade-full the same with make grade on all four stages"
 CHECK_TARGETS += check-grade
 .PHONY: check-grade check-grade-full
