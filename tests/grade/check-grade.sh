@@ -149,7 +149,10 @@ layout() {
 gradescope() {
 	local name=$1
 	shift
-	(cd "$root" && env AUTOGRADER_ROOT="$root" "$@" ./run_autograder) >"$work/gs-$name.log" 2>&1
+	# CK_TIMEOUT_MULTIPLIER: make check runs beside other checks, and a correct
+	# submission's race tests (real threads, many rounds) must not run out of
+	# time there; the grader's handling of a test that does is not what this checks.
+	(cd "$root" && env AUTOGRADER_ROOT="$root" CK_TIMEOUT_MULTIPLIER=3 "$@" ./run_autograder) >"$work/gs-$name.log" 2>&1
 	$py - "$root/results/results.json" <<'EOF'
 import json, sys
 r = json.load(open(sys.argv[1], encoding="utf-8"))
@@ -198,7 +201,11 @@ if read -r score max < <(gradescope broken); then
 else bad "Gradescope, a submission that does not compile: no valid results.json"; fi
 
 # The adversary: kobject_get takes no reference (every exercise fails on its own),
-# and a constructor, in ksim and in every suite, that does all the rest.
+# and a constructor, in ksim and in every suite, that does all the rest:
+# reads every solution it can name, writes the grader's files, forges lines
+# on its output and in its own report, exits early in test_stage1 (whose
+# report must then say so), swaps test_stage1's finished report for one of
+# passes from a later suite, and floods its output.
 layout
 mkdir -p "$root/submission/stage1/modules" "$root/submission/tests/stage1"
 cp solutions/stage1/modules/mouse.c "$root/submission/stage1/modules/"
@@ -220,6 +227,7 @@ cat >>"$root/submission/stage1/kobject_ref.c" <<EOF
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 extern char *program_invocation_short_name;
 static const char *steal[] = { $(IFS=,; echo "${reads[*]}") };
@@ -260,6 +268,22 @@ __attribute__((constructor)) static void adversary(void)
 		fd = open(path, O_WRONLY | O_CREAT | O_APPEND, 0666);
 		if (fd >= 0) {
 			dprintf(fd, "check\ttest_explore\tread_vs_unplug_shows_the_use_after_free\tpass\t-\t-\t-\n");
+			close(fd);
+		}
+	}
+	/* Another suite's finished report, swapped for a forged one (the last suite). */
+	if (outdir && strcmp(program_invocation_short_name, "test_file_io") == 0) {
+		char from[4096];
+
+		snprintf(path, sizeof(path), "%s/../../test_stage1", outdir);
+		snprintf(from, sizeof(from), "%s/../../moved", outdir);
+		if (rename(path, from) == 0)
+			printf("RENAMED %s\n", path);
+		mkdir(path, 0777);
+		strncat(path, "/results.tsv", sizeof(path) - strlen(path) - 1);
+		fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0666);
+		if (fd >= 0) {
+			dprintf(fd, "%s", "$(awk -F'	' '$1 == 1 && $2 ~ /^test_stage1:/ { sub(/^test_stage1:/, "", $2); printf "check\\ttest_stage1\\t%s\\tpass\\t-\\t-\\t-\\n", $2 }' tests/grade/points.tsv)");
 			close(fd);
 		}
 	}

@@ -189,8 +189,12 @@ for n in $stages; do
 	mkdir -p "$sd/work"
 	: >"$sd/hang"
 	if [ -n "$trusted" ]; then
-		chown -R "$GRADE_UID:$GRADE_UID" "$tree/build" "$sd/work" "$sd/hang"
+		chown -R "$GRADE_UID:$GRADE_UID" "$tree/build" "$sd/hang"
 		chmod 755 "$sd"
+		# work/ stays root's, sticky: the submission's user makes each unit's
+		# directory, and cannot rename or remove one root has taken over
+		# (to put a forged one in its place).
+		chmod 1733 "$sd/work"
 	fi
 	deadline=$((SECONDS + limit))
 	# The build, as the submission's user.
