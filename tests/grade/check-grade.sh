@@ -23,6 +23,8 @@
 #     course on this machine but the bundle is hidden from the submission
 #     (GRADE_HIDE), as on Gradescope, where none exists.  Needs root, as
 #     Gradescope and CI run it: as another user, part 4 fails and says so.
+#     check-grade-full also grades stages 3 and 4's bundles on their correct
+#     files laid at the root: each scores its own stage's points.
 #  5. The Classroom workflow (python3's yaml) and its grading step: the
 #     log names each failed exercise and one total, equal to Gradescope's;
 #     a grading run that fails records 0 of the stages' points.
@@ -321,6 +323,29 @@ if read -r score max < <(gradescope adversary); then
 	[ "$not_used" -gt 0 ] && ok "Gradescope, the submission's edited test is named as not used" ||
 		bad "Gradescope, the edited test is not reported as not used"
 else bad "Gradescope, the adversary: no valid results.json"; fi
+
+# check-grade-full: every later stage's bundle, on its correct files laid at the
+# submission's root (as dragged into Gradescope's upload), scores that stage's points.
+for n in $stages; do
+	[ "$n" -gt 2 ] || continue
+	rn=$work/root$n/autograder
+	mkdir -p "$rn/source" "$rn/submission" "$rn/results"
+	unzip -q "$bundles/stage$n/autograder.zip" -d "$rn/source"
+	cp "$rn/source/run_autograder" "$rn/run_autograder"
+	find "$rn/source" -exec touch -h -d @1 {} +
+	for d in kernel shell tests/lib student/stage$n; do
+		mkdir -p "$(dirname "$rn/source/build/$d")" && cp -pr "build/$d" "$rn/source/build/$d"
+	done
+	rm -rf "$rn/source/build/student/stage$n/results" "$rn/source/build/student/stage$n/progress"*
+	(cd "solutions/stage$n" && find . -name '*.c' -exec cp --parents {} "$rn/submission/" \;)
+	(cd "$rn" && env AUTOGRADER_ROOT="$rn" CK_TIMEOUT_MULTIPLIER=3 ./run_autograder) >"$work/gs-stage$n.log" 2>&1
+	read -r score max < <($py -c 'import json, sys
+r = json.load(open(sys.argv[1])); print(r["score"], sum(t["max_score"] for t in r["tests"]))' "$rn/results/results.json")
+	want=$(awk -F'\t' -v n="$n" '$1 == n { s += $3 } END { print s }' tests/grade/exercises.tsv)
+	[ "$score" = "$max" ] && [ "$max" = "$want" ] &&
+		ok "Gradescope, stage $n's bundle on its correct files at the root: $score of $max, stage $n's points" ||
+		bad "Gradescope, stage $n's bundle on its correct files: $score of $max (stage $n has $want points)"
+done
 fi
 
 cpu "5. the Classroom"
