@@ -1,92 +1,49 @@
 #!/bin/bash
-# check-grade.sh WORK ZIP [STAGES] - the grader's own tests.
+# check-grade.sh WORK BUNDLES [STAGES] - the grader's own tests (make check-grade; -full: all stages).
 #
-#  0. tests/grade/points.tsv names every test of every stage (read from
-#     the suites' tcase_add_test lines and the scenario tables).
-#  1. `make grade` on the skeletons and on the reference solutions, the
-#     STAGES given (default all; make check grades 1 and 2, make
-#     check-grade-full all four): results.json, classroom.json (python3's json), junit.xml
-#     (python3's xml) and grade.tap (perl's TAP::Parser) parse; each
-#     stage's passed and failed tests are those of its check-stageN tally;
-#     the score is the points of the tests that passed; every test the
-#     stage ran has a line in tests/grade/points.tsv and the other way round;
-#     the solutions score full marks, the skeletons less.
-#  2. The Gradescope bundle ZIP, unpacked in a scratch root laid out as
-#     Gradescope does (WORK/root/autograder/{source,submission,results}),
-#     runs run_autograder on stage 1 for a correct, a wrong (with an edited
-#     test beside it, which must not count), a crashing, a hanging and a
-#     non-compiling submission: each leaves a valid results.json with the
-#     score and reasons it should have.
-#  3. The Classroom workflow's grading step, read from
-#     .github/workflows/classroom.yml (python3's yaml) and run as the
-#     workflow would, leaves a base64 result the reporter can decode.
+#  0. tests/grade/points.tsv names every test of every stage (read from the
+#     suites' tcase_add_test lines and the scenario tables) and no other;
+#     exercises.tsv has every exercise of each stage's hints.txt and the
+#     exercises points.tsv names, and no other.
+#  1. The formats and the trusted reading (check-formats.py: hostile
+#     output, forged and partial reports, the scoring model, read back by
+#     json, xmllint with tests/grade/junit.xsd, TAP::Parser, PyYAML).
+#  2. The per-stage bundles (BUNDLES/stageN/autograder.zip): tracked files
+#     only, no solutions/stageK or tests/stageK/mistakes for K >= N, no
+#     text only those hold (markers.py), setup.sh and run_autograder.
+#  3. make grade on the skeletons, STAGES (default 1 2): 0 points in each.
+#  4. Gradescope, in a scratch /autograder (WORK/root/autograder) with
+#     stage 1's bundle, run as Gradescope runs it (as root): a correct
+#     submission zipped with one top folder scores full; an empty one 0
+#     with the paths expected; one that does not compile 0 with the
+#     compiler's error; an adversary (wrong code that reads solutions,
+#     writes the grader's files, forges result lines, exits early and
+#     floods its output) scores 0, changes none of the grader's files, and
+#     no solution text appears in anything the run left.  Every copy of the
+#     course on this machine but the bundle is hidden from the submission
+#     (GRADE_HIDE), as on Gradescope, where none exists.  Needs root, as
+#     Gradescope and CI run it: as another user, part 4 fails and says so.
+#     check-grade-full also grades stages 3 and 4's bundles on their correct
+#     files laid at the root: each scores its own stage's points.
+#  5. The Classroom workflow (python3's yaml) and its grading step: the
+#     log names each failed exercise and one total, equal to Gradescope's;
+#     a grading run that fails records 0 of the stages' points.
 set -u
-work=$1 zip=$2 stages=${3:-1 2 3 4}
+work=$1 bundles=$2 stages=${3:-1 2}
 py=/usr/bin/python3	# Debian's, with python3-yaml (not a pyenv shim)
 pass=0 fail=0
 ok() { echo "ok $*"; pass=$((pass + 1)); }
+# cpu WHAT - the CPU seconds the checks' children have used so far (bash's times), said once per part.
+cpu() { times >"$work/times"; echo "  ($1; CPU so far, user and system: $(tail -n 1 "$work/times"))"; }
 bad() { echo "FAIL $*"; fail=$((fail + 1)); }
 rm -rf "$work" && mkdir -p "$work"
 work=$(cd "$work" && pwd)
+bundles=$(cd "$bundles" && pwd)
 src=$(pwd)
 
-# formats DIR - the four files of one grading run parse.
-formats() {
-	local d=$1 what
-	what=$($py - "$d" <<'EOF'
-import json, sys, xml.etree.ElementTree as ET
-d = sys.argv[1]
-r = json.load(open(d + "/results.json", encoding="utf-8"))
-assert isinstance(r["tests"], list) and r["tests"], "no tests"
-for t in r["tests"]:
-    for k in ("name", "score", "max_score", "status", "output"):
-        assert k in t, "test without " + k
-    assert t["status"] in ("passed", "failed")
-    assert t["score"] in (0, t["max_score"])
-assert abs(sum(t["score"] for t in r["tests"]) - r["score"]) < 1e-9, "score is not the tests' sum"
-c = json.load(open(d + "/classroom.json", encoding="utf-8"))
-assert len(c["tests"]) == len(r["tests"]) and c["max_score"] == r["max_score"]
-assert abs(sum(t["score"] for t in c["tests"]) - r["score"]) < 1e-9, "classroom score differs"
-j = ET.parse(d + "/junit.xml").getroot()
-cases = j.findall(".//testcase")
-assert len(cases) == len(r["tests"]), "junit has %d cases" % len(cases)
-assert int(j.get("failures")) == sum(1 for t in r["tests"] if t["status"] == "failed")
-print("%g %g %d" % (r["score"], r["max_score"], len(r["tests"])))
-EOF
-) || { bad "$d: a format does not parse"; return 1; }
-	if ! perl -MTAP::Parser -e '
-		my $p = TAP::Parser->new({ source => $ARGV[0] }); my $n = 0;
-		while (my $r = $p->next) { die "not TAP: " . $r->as_string . "\n" if $r->is_unknown && $r->as_string =~ /\S/; }
-		die "bad plan\n" unless $p->is_good_plan; print scalar($p->passed), " ", scalar($p->failed), "\n";' \
-		"$d/grade.tap" >"$d/tap.counts" 2>&1; then
-		bad "$d/grade.tap is not valid TAP: $(cat "$d/tap.counts")"
-		return 1
-	fi
-	echo "$what"
-}
-
-# tallies DIR STAGES - each stage's grade line agrees with its check-stageN tally and with points.tsv.
-tallies() {
-	local d=$1 n t g good=1
-	for n in $2; do
-		t=$(grep -E "^check-stage$n: [0-9]+ passed, [0-9]+ failed$" "$d/stage$n/check.log" | tail -n 1 |
-			sed -E 's/.*: ([0-9]+) passed, ([0-9]+) failed/\1 \2/')
-		g=$(grep -E "^grade stage$n:" "$d/grade.out" | sed -E 's/.*; ([0-9]+) passed, ([0-9]+) failed/\1 \2/')
-		[ -n "$t" ] && [ "$t" = "$g" ] || { bad "stage $n: grade says '$g', check-stage$n's tally '$t'"; good=; }
-		# Every test the stage ran is in points.tsv, and every line there ran.
-		diff <(cut -f2,3 "$d/stage$n/results.tsv" | tr '\t' : | sort) \
-		     <(awk -F'\t' -v n="$n" '$1 == n { print $2 }' tests/grade/points.tsv | sort) >"$d/points.diff" ||
-			{ bad "stage $n: tests/grade/points.tsv and the tests that ran differ (< ran, > listed):"; sed 's/^/    /' "$d/points.diff"; good=; }
-	done
-	[ -n "$good" ]
-}
-
-# ---- 0. points.tsv names every test of every stage, read from the sources:
-# the tests each suite adds (tcase_add_test) and the rows of each table.
+# ---- 0. points.tsv and exercises.tsv against the sources
 for n in 1 2 3 4; do
 	diff <( { for f in tests/stage$n/test_*.c; do
-			# A suite's cases, and those of the test headers it includes (found, as
-			# the build finds them, in tests/lib: "active_harness.h").
 			incs=$(sed -nE 's/^#include "([^"]+\.h)".*/\1/p' "$f" | while read -r h; do
 				[ -f "tests/lib/$h" ] && echo "tests/lib/$h"; done)
 			# shellcheck disable=SC2086 # incs: file names without spaces
@@ -99,186 +56,357 @@ for n in 1 2 3 4; do
 		ok "tests/grade/points.tsv has a line for each of stage $n's tests, and no other" ||
 		{ bad "stage $n: tests/grade/points.tsv and the tests in tests/stage$n differ (< in the tests, > in points.tsv):"
 		  sed 's/^/    /' "$work/points-$n.diff"; }
+	diff <(awk -v hints_list="exercises/stage$n/hints.txt" -f code/tools/hints.awk | sort) \
+		<(awk -F'\t' -v n="$n" '$1 == n { print $2 }' tests/grade/exercises.tsv | sort) >"$work/ex-$n.diff" &&
+		diff <(awk -F'\t' -v n="$n" '$1 == n && $3 != "-" { k = split($3, e, ","); for (i = 1; i <= k; i++) print e[i] }' \
+			tests/grade/points.tsv | sort -u) \
+			<(awk -F'\t' -v n="$n" '$1 == n { print $2 }' tests/grade/exercises.tsv | sort) >>"$work/ex-$n.diff" &&
+		ok "tests/grade/exercises.tsv lists stage $n's exercises (hints.txt), each named by a test of points.tsv" ||
+		{ bad "stage $n: exercises.tsv, hints.txt and points.tsv disagree:"; sed 's/^/    /' "$work/ex-$n.diff"; }
 done
 
-# ---- 1. make grade, skeletons and solutions
-for kind in skeletons solutions; do
-	d=$work/$kind
-	args=(STAGES="$stages")
-	[ $kind = solutions ] && args+=(SUBMISSION=solutions)
-	start=$SECONDS
-	make --no-print-directory grade "${args[@]}" >"$work/$kind.log" 2>&1
-	rc=$?
-	rm -rf "$d" && cp -r build/grade "$d" && grep '^grade' "$work/$kind.log" >"$d/grade.out"
-	if [ $rc != 0 ]; then bad "make grade on the $kind exited $rc"; continue; fi
-	read -r score max n < <(formats "$d") || continue
-	ok "make grade on the $kind, stages $stages: $score of $max points, $n tests, in $((SECONDS - start)) s; all four formats parse"
-	tallies "$d" "$stages" && ok "make grade on the $kind: every stage's grade matches its tally and points.tsv"
-	if [ $kind = solutions ]; then
-		[ "$score" = "$max" ] && ok "the solutions score full marks" || bad "the solutions score $score of $max"
-		grep -q "not in the submission\|not used" "$d/submission.txt" &&
-			bad "the solutions as a submission: $(cat "$d/submission.txt")" ||
-			ok "the solutions as a submission: every exercise file taken, nothing left over"
+cpu "1. formats"
+# ---- 1. formats and the trusted reading, on made-up runs
+$py tests/grade/check-formats.py "$work/formats" >"$work/formats.log" 2>&1
+r=$?
+grep '^FAIL' "$work/formats.log"
+summary=$(tail -n 1 "$work/formats.log")
+[ $r = 0 ] && ok "$summary" || bad "$summary"
+
+cpu "2. the bundles"
+# ---- 2. the bundles
+for n in 1 2 3 4; do
+	z=$bundles/stage$n/autograder.zip
+	[ -f "$z" ] || { bad "no bundle $z (make gradescope-bundle STAGE=$n)"; continue; }
+	d=$work/bundle$n
+	mkdir -p "$d" && unzip -q "$z" -d "$d"
+	secret=$(cd "$d" && find solutions tests -path "*/stage*" \( -path 'solutions/stage*' -o -path 'tests/stage*/mistakes' \) \
+		-maxdepth 2 2>/dev/null | awk -v n="$n" '{ k = $0; sub(/.*stage/, "", k); if (k + 0 >= n) print }')
+	extra=$(comm -23 <(cd "$d" && find . -type f | sed 's|^\./||' | sort) \
+		<( { git ls-files; printf '%s\n' setup.sh run_autograder GRADE_STAGE; } | sort))
+	if [ -z "$secret" ] && [ -z "$extra" ] && [ "$(cat "$d/GRADE_STAGE")" = "$n" ] &&
+		[ -x "$d/setup.sh" ] && [ -x "$d/run_autograder" ] && ! grep -q @GRADE_PACKAGES@ "$d/setup.sh" &&
+		$py tests/grade/markers.py "$src" "$n" "$d" >"$work/bundle$n.leaks"; then
+		ok "stage $n's bundle: tracked files only, no solutions of stage $n or later, none of their text ($(du -k "$z" | cut -f1) KiB)"
 	else
-		$py -c 'import sys; sys.exit(0 if 0 < float(sys.argv[1]) < float(sys.argv[2]) else 1)' "$score" "$max" &&
-			ok "the skeletons score some points, not all ($score of $max)" ||
-			bad "the skeletons score $score of $max"
+		bad "stage $n's bundle: solutions '$secret', untracked '$(head -c 300 <<<"$extra")', $(head -n 3 "$work/bundle$n.leaks")"
 	fi
+	[ "$n" = 1 ] || rm -rf "$d"
 done
 
-# ---- 2. the Gradescope bundle in a scratch root
-root=$work/root/autograder
-mkdir -p "$root/source"
-unzip -q "$zip" -d "$root/source" || { bad "$zip does not unzip"; }
-for f in setup.sh run_autograder; do
-	[ -x "$root/source/$f" ] && ok "the bundle has an executable $f at its root" || bad "the bundle lacks $f at its root"
-done
-grep -q "apt-get install .*check" "$root/source/setup.sh" && ! grep -q @GRADE_PACKAGES@ "$root/source/setup.sh" &&
-	ok "setup.sh installs the grading packages" || bad "setup.sh does not install the grading packages"
-cp "$root/source/run_autograder" "$root/run_autograder"	# where Gradescope puts it
-
-# submission NAME LAYOUT EDIT - lay out one stage-1 submission from the solutions.
-submission() {
-	local s=$root/submission dir
-	rm -rf "$s" "$root/results" && mkdir -p "$s" "$root/results"
-	case $2 in
-	flat) dir=$s/stage1 ;;
-	repo) dir=$s/exercises/stage1 ;;
+cpu "3. the skeletons"
+# ---- 3. the skeletons score 0 in every stage
+make --no-print-directory grade STAGES="$stages" >"$work/skeletons.log" 2>&1
+for n in $stages; do
+	line=$(grep "^grade stage$n:" "$work/skeletons.log")
+	case $line in
+	"grade stage$n: 0 of "*) ok "the skeleton of stage $n scores 0 (${line#*: })" ;;
+	*) bad "the skeleton of stage $n: '${line:-no grade line}'; exercises that score on it:"
+	   grep -h "^stage $n: " build/grade/summary.txt 2>/dev/null
+	   $py -c 'import json, sys
+for t in json.load(open(sys.argv[1]))["tests"]:
+    if t["score"] > 0 and t["name"].startswith("stage %s:" % sys.argv[2]): print("    " + t["name"])' build/grade/results.json "$n" ;;
 	esac
-	mkdir -p "$dir/modules"
-	cp solutions/stage1/kobject_ref.c "$dir/"
-	cp solutions/stage1/modules/mouse.c "$dir/modules/"
-	(cd "$dir" && eval "$3")
-}
+done
 
-# gradescope NAME [VAR=VALUE...] - run_autograder, in the environment given;
-# prints "score max", the results.json checked.
+cpu "4. Gradescope in"
+# ---- 4. Gradescope in a scratch /autograder
+root=$work/root/autograder
+if [ "$(id -u)" != 0 ]; then
+	bad "the Gradescope tests run the grader as Gradescope does, as root (CI does): run make check-grade as root"
+else
+mkdir -p "$root/source"
+unzip -q "$bundles/stage1/autograder.zip" -d "$root/source"
+cp "$root/source/run_autograder" "$root/run_autograder"
+# The image setup.sh builds holds the course's objects and the skeleton's
+# build, compiled once.  This checkout built them from the same sources
+# (make check-grade's prerequisites): they are copied in, older sources
+# first, rather than compiled a second time (about 25 CPU-s).
+find "$root/source" -exec touch -h -d @1 {} +
+for d in kernel shell tests/lib student/stage1; do
+	mkdir -p "$(dirname "$root/source/build/$d")" && cp -pr "build/$d" "$root/source/build/$d"
+done
+rm -rf "$root/source/build/student/stage1/results" "$root/source/build/student/stage1/progress"*
+(cd "$root/source" && find . -path ./build -prune -o -type f -print0 | sort -z | xargs -0 sha256sum) >"$work/source.sums"
+# Everything on this machine that holds a solution, but the bundle: hidden from the submission.
+hide=()
+while read -r w; do
+	if [ "$w" = "$src" ]; then
+		hide+=("$src/solutions" "$src/.git")
+		for f in "$src"/tests/stage*/mistakes "$src"/build/* "$work"/*; do
+			case $f in "$work"|"$work/root") ;; *) hide+=("$f") ;; esac
+		done
+	else
+		hide+=("$w")
+	fi
+done < <(git worktree list --porcelain 2>/dev/null | sed -n 's/^worktree //p')
+hide+=("$(git rev-parse --path-format=absolute --git-common-dir)")
+export GRADE_HIDE="${hide[*]}"
+
+# layout NAME - an empty submission directory, and what it is for
+layout() {
+	rm -rf "$root/submission" "$root/results" && mkdir -p "$root/submission" "$root/results"
+}
+# gradescope NAME [VAR=VALUE...] - run_autograder; prints "score max" from results.json.
 gradescope() {
-	local name=$1 start=$SECONDS
+	local name=$1
 	shift
-	(cd "$root" && env AUTOGRADER_ROOT="$root" GRADE_STAGES=1 "$@" ./run_autograder) >"$work/gs-$name.log" 2>&1
-	echo "$((SECONDS - start))" >"$work/gs-$name.time"
+	# CK_TIMEOUT_MULTIPLIER: make check runs beside other checks, and a correct
+	# submission's race tests (real threads, many rounds) must not run out of
+	# time there; the grader's handling of a test that does is not what this checks.
+	(cd "$root" && env AUTOGRADER_ROOT="$root" CK_TIMEOUT_MULTIPLIER=3 "$@" ./run_autograder) >"$work/gs-$name.log" 2>&1
 	$py - "$root/results/results.json" <<'EOF'
 import json, sys
 r = json.load(open(sys.argv[1], encoding="utf-8"))
-assert r["tests"], "no tests"
-assert abs(sum(t["score"] for t in r["tests"]) - r["score"]) < 1e-9
 print(r["score"], sum(t["max_score"] for t in r["tests"]))
 EOF
 }
-# reasons TEXT - how many failed tests' outputs contain TEXT
-reasons() {
+# reason TEXT - some failed test's output in results.json holds TEXT
+reason() {
 	$py - "$root/results/results.json" "$1" <<'EOF'
 import json, sys
 r = json.load(open(sys.argv[1], encoding="utf-8"))
-failed = [t for t in r["tests"] if t["status"] == "failed"]
-print(sum(1 for t in failed if sys.argv[2] in t["output"]), len(failed))
+sys.exit(0 if any(sys.argv[2] in t["output"] for t in r["tests"] if t["status"] == "failed") else 1)
 EOF
 }
 
-submission correct flat ""
+# A correct submission as GitHub's "Download ZIP" makes it: one folder, the repository's layout inside.
+layout
+mkdir -p "$work/zip/workbook-main/exercises/stage1/modules"
+cp solutions/stage1/kobject_ref.c "$work/zip/workbook-main/exercises/stage1/"
+cp solutions/stage1/modules/mouse.c "$work/zip/workbook-main/exercises/stage1/modules/"
+cp README.md "$work/zip/workbook-main/"
+(cd "$work/zip" && zip -qr ../correct.zip workbook-main) && unzip -q "$work/correct.zip" -d "$root/submission"
 if read -r score max < <(gradescope correct); then
-	[ "$score" = "$max" ] && ok "Gradescope, a correct submission (files only): $score of $max" ||
-		bad "Gradescope, a correct submission scores $score of $max"
+	[ "$score" = "$max" ] && [ "$max" -gt 0 ] && ok "Gradescope, a correct zip with one top folder: $score of $max" ||
+		bad "Gradescope, a correct zip with one top folder scores $score of $max: $(grep -m3 '^FAILED' "$root/source/build/grade/summary.txt")"
+	cp -r "$root/source/build/grade" "$work/correct-grade"
+	cp "$root/results/results.json" "$work/correct-grade/gradescope-results.json"
 else bad "Gradescope, a correct submission: no valid results.json"; fi
 
-# Wrong: mouse_release forgets the kfree; beside it, a test edited to pass everything, which must not count.
-submission wrong repo "sed -i 's/^\tkfree(m);/\t(void)m;/' modules/mouse.c"
-mkdir -p "$root/submission/tests/stage1"
-printf 'int main(void) { return 0; }\n' >"$root/submission/tests/stage1/test_stage1.c"
-if read -r score max < <(gradescope wrong); then
-	[ "${score%.*}" -gt 0 ] && [ "$score" != "$max" ] && ok "Gradescope, a wrong submission: $score of $max" ||
-		bad "Gradescope, a wrong submission scores $score of $max"
-	grep -q "not used (the course's copy is graded): tests/stage1/test_stage1.c" "$root/results/results.json" &&
-		ok "Gradescope, the edited test in the submission is named as not used" ||
-		bad "Gradescope: the edited test is not reported as not used"
-	read -r k n < <(reasons "mouse_release() must kfree() it")
-	[ "$k" -gt 0 ] && ok "Gradescope, the wrong submission's failures say why ($k of $n name the missing kfree)" ||
-		bad "Gradescope, no failure of the wrong submission names the missing kfree"
-else bad "Gradescope, a wrong submission: no valid results.json"; fi
+# Empty: 0, and the paths expected.
+layout
+if read -r score max < <(gradescope empty); then
+	[ "$score" = 0 ] && reason "exercises/stage1/kobject_ref.c  or  stage1/kobject_ref.c  or  kobject_ref.c" &&
+		ok "Gradescope, an empty submission: 0 of $max, with the paths expected" ||
+		bad "Gradescope, an empty submission: $score of $max, or no list of the paths expected"
+else bad "Gradescope, an empty submission: no valid results.json"; fi
 
-submission crashing flat "sed -i 's/^\tkref_get(&kobj->kref);/\t*(volatile int *)0 = 0;/' kobject_ref.c"
-if read -r score max < <(gradescope crashing); then
-	read -r k n < <(reasons "signal 11")
-	read -r k2 _ < <(reasons "page fault")
-	[ "$score" != "$max" ] && [ $((k + k2)) -gt 0 ] &&
-		ok "Gradescope, a crashing submission: $score of $max; $k failures say 'signal 11', $k2 'page fault'" ||
-		bad "Gradescope, a crashing submission: $score of $max, $k/$k2 of $n failures name the crash"
-else bad "Gradescope, a crashing submission: no valid results.json"; fi
-
-# Hanging: the busy loop in kobject_put of the issue that cost a student 87 s.
-# The hang budget is 5 s here, not the 15 s a student gets: the mechanism
-# is the same, and each second of it is two CPUs spinning (a suite beside
-# a suite) that the rest of make check waits for.  The soft-lockup limit
-# is the students' own (runtests.sh, 4 s), so its report is checked as
-# they see it.
-hang_budget=5
-submission hanging flat "sed -i 's/^\tkref_put(&kobj->kref, kobject_release);/\tfor (;;)\n\t\t;/' kobject_ref.c"
-if read -r score max < <(gradescope hanging KTEST_HANG_BUDGET_S=$hang_budget); then
-	t=$(cat "$work/gs-hanging.time")
-	read -r k n < <(reasons "soft lockup")
-	read -r k2 _ < <(reasons "ran out of time")
-	[ "$score" != "$max" ] && [ $((k + k2)) -gt 0 ] &&
-		ok "Gradescope, a hanging submission: $score of $max in $t s; $k failures report a soft lockup, $k2 ran out of time" ||
-		bad "Gradescope, a hanging submission: $score of $max, $k/$k2 of $n failures say it hung"
-	# What the hangs cost, as the stage's own log says it (runtests.sh).
-	cost=$(grep -ohE 'ran out of time cost [0-9]+ s \(at most [0-9]+ s a run' \
-		"$root/source/build/grade/stage1/check.log" | grep -oE '[0-9]+' | paste -sd ' ')
-	read -r spent most <<<"$cost"
-	# Each suite's last hang may overrun the budget by at most one soft-lockup limit.
-	[ "${most:-}" = "$hang_budget" ] && [ "$spent" -le $((hang_budget + 2 * 4)) ] && [ "$t" -lt 60 ] &&
-		ok "the hanging submission is graded in $t s: its hangs cost $spent s, the budget $most s" ||
-		bad "the hanging submission took $t s to grade; its hangs cost '${spent:-?}' s of a budget of '${most:-?}' s (want $hang_budget)"
-else bad "Gradescope, a hanging submission: no valid results.json"; fi
-
-submission broken flat "echo 'this is not C' >>kobject_ref.c"
+# Does not compile.
+layout
+mkdir -p "$root/submission/stage1"
+{ cat solutions/stage1/kobject_ref.c; echo 'this is not C'; } >"$root/submission/stage1/kobject_ref.c"
 if read -r score max < <(gradescope broken); then
-	read -r k n < <(reasons "does not compile")
-	[ "$score" = 0 ] && [ "$k" = "$n" ] && [ "$n" -gt 0 ] &&
-		ok "Gradescope, a submission that does not compile: 0 of $max, all $n tests say it does not compile" ||
-		bad "Gradescope, a submission that does not compile: $score of $max, $k of $n say so"
-	grep -q "kobject_ref.c:[0-9]*:[0-9]*: error" "$root/results/results.json" &&
-		ok "Gradescope, the compiler's error is in the results" || bad "Gradescope: the compiler's error is missing"
+	[ "$score" = 0 ] && reason "does not compile" && grep -q "kobject_ref.c:[0-9]*:[0-9]*: error" "$root/results/results.json" &&
+		ok "Gradescope, a submission that does not compile: 0 of $max, with the compiler's error" ||
+		bad "Gradescope, a submission that does not compile: $score of $max, or no compiler's error"
 else bad "Gradescope, a submission that does not compile: no valid results.json"; fi
 
-# ---- 3. the GitHub Classroom workflow's grading step
+# The adversary: kobject_get takes no reference (every exercise fails on its own),
+# and a constructor, in ksim and in every suite, that does all the rest:
+# reads every solution it can name, writes the grader's files, forges lines
+# on its output and in its own report, exits early in test_stage1 (whose
+# report must then say so), swaps test_stage1's finished report for one of
+# passes from a later suite, and floods its output.
+layout
+mkdir -p "$root/submission/stage1/modules" "$root/submission/tests/stage1"
+cp solutions/stage1/modules/mouse.c "$root/submission/stage1/modules/"
+printf 'int main(void) { return 0; }\n' >"$root/submission/tests/stage1/test_stage1.c"
+reads=() writes=()
+for f in solutions/stage*/*.c solutions/stage*/modules/*.c; do
+	reads+=("\"$src/$f\"" "\"$root/source/$f\"")
+done
+for f in tests/grade/gradefmt.py tests/grade/points.tsv tests/grade/exercises.tsv tests/grade/grade.sh tests/lib/runtests.sh; do
+	writes+=("\"$root/source/$f\"")
+done
+writes+=("\"$root/results/results.json\"" "\"$root/source/build/grade/results.json\"" "\"$root/run_autograder\""
+	"\"$root/source/build/grade/stage1/units/test_stage1.status\"" "\"$root/source/build/grade/submission.txt\"")
+sed 's/^\tkref_get(&kobj->kref);$/\t(void)0;/' solutions/stage1/kobject_ref.c >"$root/submission/stage1/kobject_ref.c"
+cat >>"$root/submission/stage1/kobject_ref.c" <<EOF
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+extern char *program_invocation_short_name;
+static const char *steal[] = { $(IFS=,; echo "${reads[*]}") };
+static const char *forge[] = { $(IFS=,; echo "${writes[*]}") };
+__attribute__((constructor)) static void adversary(void)
+{
+	char buf[65536], path[4096];
+	const char *outdir = getenv("KTEST_OUTPUT_DIR");
+	unsigned i;
+	int fd;
+	ssize_t n;
+
+	for (i = 0; i < sizeof(steal) / sizeof(steal[0]); i++) {
+		fd = open(steal[i], O_RDONLY);
+		if (fd < 0)
+			continue;
+		n = read(fd, buf, sizeof(buf));
+		if (n > 0) {
+			printf("STOLEN %s:\n", steal[i]);
+			fwrite(buf, 1, n, stdout);
+		}
+		close(fd);
+	}
+	for (i = 0; i < sizeof(forge) / sizeof(forge[0]); i++) {
+		fd = open(forge[i], O_WRONLY | O_CREAT | O_TRUNC, 0666);
+		if (fd >= 0 && write(fd, "{\"score\": 1000}\n", 16) > 0)
+			printf("FORGED %s\n", forge[i]);
+		if (fd >= 0)
+			close(fd);
+	}
+	/* Exit early: a suite that reports nothing. */
+	if (strcmp(program_invocation_short_name, "test_stage1") == 0)
+		_exit(0);
+	/* Forged result lines: on the output, and into this unit's own results. */
+	printf("check\ttest_stage1\tkobject_get_takes_a_reference\tpass\t-\t-\t-\n100%%: Checks: 9, Failures: 0, Errors: 0\n");
+	if (outdir) {
+		snprintf(path, sizeof(path), "%s/../results.tsv", outdir);
+		fd = open(path, O_WRONLY | O_CREAT | O_APPEND, 0666);
+		if (fd >= 0) {
+			dprintf(fd, "check\ttest_explore\tread_vs_unplug_shows_the_use_after_free\tpass\t-\t-\t-\n");
+			close(fd);
+		}
+	}
+	/* Another suite's finished report, swapped for a forged one (the last suite). */
+	if (outdir && strcmp(program_invocation_short_name, "test_file_io") == 0) {
+		char from[4096];
+
+		snprintf(path, sizeof(path), "%s/../../test_stage1", outdir);
+		snprintf(from, sizeof(from), "%s/../../moved", outdir);
+		if (rename(path, from) == 0)
+			printf("RENAMED %s\n", path);
+		mkdir(path, 0777);
+		strncat(path, "/results.tsv", sizeof(path) - strlen(path) - 1);
+		fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0666);
+		if (fd >= 0) {
+			dprintf(fd, "%s", "$(awk -F'	' '$1 == 1 && $2 ~ /^test_stage1:/ { sub(/^test_stage1:/, "", $2); printf "check\\ttest_stage1\\t%s\\tpass\\t-\\t-\\t-\\n", $2 }' tests/grade/points.tsv)");
+			close(fd);
+		}
+	}
+	/* A flood: 1 MB on each stream, from one suite (each process that floods costs the check CPU). */
+	memset(buf, 'F', 99);
+	buf[99] = '\n';
+	for (i = 0; strcmp(program_invocation_short_name, "test_explore") == 0 && i < 10486; i++) {
+		fwrite(buf, 1, 100, stdout);
+		fwrite(buf, 1, 100, stderr);
+	}
+	fflush(stdout);
+}
+EOF
+if read -r score max < <(gradescope adversary); then
+	[ "$score" = 0 ] && ok "Gradescope, the adversary (wrong code that reads, writes, forges, exits early, floods) scores 0 of $max" ||
+		bad "Gradescope, the adversary scores $score of $max"
+	(cd "$root/source" && sha256sum --quiet -c "$work/source.sums") >"$work/source.changed" 2>&1 &&
+		! grep -q '^{"score": 1000}' "$root/results/results.json" "$root/source/build/grade/submission.txt" &&
+		[ "$(head -c 11 "$root/run_autograder")" = '#!/bin/bash' ] &&
+		ok "Gradescope, the adversary changed none of the grader's files, results.json nor run_autograder" ||
+		bad "Gradescope, the adversary changed the grader's files: $(head -n 5 "$work/source.changed")"
+	if $py tests/grade/markers.py "$src" 1 "$root" "$work/gs-adversary.log" >"$work/adversary.leaks"; then
+		ok "Gradescope, no solution text in anything the adversary's grading left ($(du -sk "$root" | cut -f1) KiB searched)"
+	else
+		bad "Gradescope, solution text leaked: $(head -n 3 "$work/adversary.leaks")"
+	fi
+	reason "test_stage1 died before or outside its tests" && reason "printed a malformed or forged result line" &&
+		ok "Gradescope, the early exit and the forged line are named in the feedback" ||
+		bad "Gradescope, the adversary's feedback does not name the early exit and the forged line"
+	size=$(stat -c %s "$root/results/results.json")
+	[ "$size" -lt 200000 ] && [ "$(stat -c %s "$work/gs-adversary.log")" -lt 100000 ] &&
+		ok "Gradescope, 2 MB of flood leave results.json at $size bytes and the log under 100 kB" ||
+		bad "Gradescope, the flood made results.json $size bytes"
+	not_used=$(grep -c "not used (the course's copy is graded): tests/stage1/test_stage1.c" "$root/results/results.json")
+	[ "$not_used" -gt 0 ] && ok "Gradescope, the submission's edited test is named as not used" ||
+		bad "Gradescope, the edited test is not reported as not used"
+else bad "Gradescope, the adversary: no valid results.json"; fi
+
+# check-grade-full: every later stage's bundle, on its correct files laid at the
+# submission's root (as dragged into Gradescope's upload), scores that stage's points.
+for n in $stages; do
+	[ "$n" -gt 2 ] || continue
+	rn=$work/root$n/autograder
+	mkdir -p "$rn/source" "$rn/submission" "$rn/results"
+	unzip -q "$bundles/stage$n/autograder.zip" -d "$rn/source"
+	cp "$rn/source/run_autograder" "$rn/run_autograder"
+	find "$rn/source" -exec touch -h -d @1 {} +
+	for d in kernel shell tests/lib student/stage$n; do
+		mkdir -p "$(dirname "$rn/source/build/$d")" && cp -pr "build/$d" "$rn/source/build/$d"
+	done
+	rm -rf "$rn/source/build/student/stage$n/results" "$rn/source/build/student/stage$n/progress"*
+	(cd "solutions/stage$n" && find . -name '*.c' -exec cp --parents {} "$rn/submission/" \;)
+	(cd "$rn" && env AUTOGRADER_ROOT="$rn" CK_TIMEOUT_MULTIPLIER=3 ./run_autograder) >"$work/gs-stage$n.log" 2>&1
+	read -r score max < <($py -c 'import json, sys
+r = json.load(open(sys.argv[1])); print(r["score"], sum(t["max_score"] for t in r["tests"]))' "$rn/results/results.json")
+	want=$(awk -F'\t' -v n="$n" '$1 == n { s += $3 } END { print s }' tests/grade/exercises.tsv)
+	[ "$score" = "$max" ] && [ "$max" = "$want" ] &&
+		ok "Gradescope, stage $n's bundle on its correct files at the root: $score of $max, stage $n's points" ||
+		bad "Gradescope, stage $n's bundle on its correct files: $score of $max (stage $n has $want points)"
+done
+fi
+
+cpu "5. the Classroom"
+# ---- 5. the Classroom workflow and its step
 wf=.github/workflows/classroom.yml
 step=$($py - "$wf" <<'EOF'
 import sys, yaml
 w = yaml.safe_load(open(sys.argv[1]))
-steps = w["jobs"]["run-autograding-tests"]["steps"]
+text = open(sys.argv[1]).read()
+assert "secrets." not in text, "a secret is handed to a workflow the student can edit"
+job = w["jobs"]["run-autograding-tests"]
+steps = job["steps"]
 grade = [s for s in steps if s.get("id") == "grade"][0]
 rep = [s for s in steps if "autograding-grading-reporter" in s.get("uses", "")][0]
 assert rep["with"]["runners"] == "grade" and "steps.grade.outputs.result" in rep["env"]["GRADE_RESULTS"]
+assert all("repository" not in (s.get("with") or {}) for s in steps), "a second repository is checked out"
 print(grade["run"])
 EOF
 )
 if [ -z "$step" ]; then
-	bad "$wf: no grading step feeding the reporter"
+	bad "$wf: no grading step feeding the reporter, or a secret or a second repository in it"
 else
-	ok "$wf parses; its reporter reads the grading step's result"
+	ok "$wf parses, hands no secret and checks out no other repository; its reporter reads the grading step"
+	# The step on the correct stage-1 submission's grading: classroom.sh with
+	# CLASSROOM_GRADED reads a finished grading (what make grade left there).
 	gh=$work/classroom
 	mkdir -p "$gh"
-	tar --exclude=./build --exclude=./.git -cf - . | (mkdir -p "$gh/source" && tar -C "$gh/source" -xf -)
-	# A workflow run starts from a checkout and builds everything; that
-	# build is the one the Gradescope runs above already made from the
-	# same sources, so the step starts from a copy of it (make rebuilds
-	# what the submission changes) instead of compiling it all again.
-	cp -a "$root/source/build" "$gh/source/build"
-	cp -r "$root/submission" "$gh/submission"	# the last one: does not compile
-	mkdir -p "$gh/submission/exercises" && mv "$gh/submission/stage1" "$gh/submission/exercises/"
-	(cd "$gh" && GITHUB_OUTPUT=$gh/output GRADE_STAGES=1 bash -c "$step") >"$work/classroom.log" 2>&1
-	if sed -n 's/^result=//p' "$gh/output" | base64 -d | $py -c '
+	(GITHUB_OUTPUT=$gh/output CLASSROOM_GRADED="$work/correct-grade" tests/grade/classroom.sh . .) >"$gh/log" 2>&1
+	if sed -n 's/^result=//p' "$gh/output" | base64 -d >"$gh/result.json" 2>/dev/null &&
+		$py - "$gh/result.json" "$work/correct-grade/gradescope-results.json" "$gh/log" <<'EOF' >"$gh/check" 2>&1
+import json, re, sys
+c = json.load(open(sys.argv[1]))
+r = json.load(open(sys.argv[2]))
+log = open(sys.argv[3]).read()
+# What the reporter computes: the table (pass fraction times max_score) and the recorded sum.
+frac = sum(t["status"] == "pass" for t in c["tests"]) / len(c["tests"]) * c["max_score"]
+total = sum(t["score"] for t in c["tests"])
+m = re.findall(r"^grade: (\S+) of (\S+) points", log, re.M)
+assert len(m) == 1, "want one total in the log, found %s" % m
+assert float(m[0][0]) == frac == total == r["score"], (m, frac, total, r["score"])
+print(total, c["max_score"])
+EOF
+	then
+		ok "Classroom step: one total in its log, the reporter's two sums agree: $(cat "$gh/check")"
+	else
+		bad "Classroom step: $(tail -n 3 "$gh/check" "$gh/log" 2>/dev/null)"
+	fi
+	# A grading run that fails still records 0 of the stages' points, with the reason.
+	(GITHUB_OUTPUT=$gh/output2 GRADE_STAGES=9 tests/grade/classroom.sh . .) >"$gh/log2" 2>&1
+	if sed -n 's/^result=//p' "$gh/output2" | base64 -d | $py -c '
 import json, sys
 r = json.load(sys.stdin)
-assert r["status"] == "fail" and r["max_score"] > 0 and r["tests"]
-assert all(t["score"] == 0 and "does not compile" in t["message"] for t in r["tests"])
-print(len(r["tests"]), r["max_score"])' >"$gh/check" 2>&1; then
-		ok "Classroom step ($step): its result decodes, $(cut -d' ' -f1 "$gh/check") tests at zero for a build error"
+assert r["max_score"] > 0 and r["tests"] and all(t["score"] == 0 for t in r["tests"]), r
+assert all("grading failed" in t["message"] for t in r["tests"]), r
+print(r["max_score"])' >"$gh/check2" 2>&1 && grep -q "grading failed" "$gh/log2"; then
+		ok "Classroom step: a failed grading records 0 of $(cat "$gh/check2") points, and its log says why"
 	else
-		bad "Classroom step: its result does not decode as the reporter needs: $(tail -n 3 "$gh/check")"
+		bad "Classroom step, failed grading: $(tail -n 3 "$gh/check2")"
 	fi
 fi
 
+cpu "the end"
 echo "check-grade: $pass passed, $fail failed"
 [ $fail = 0 ]

@@ -3,14 +3,13 @@
 
 # What grading needs on a grading machine (a subset of DEB_PACKAGES: no
 # book, no figures).  The Gradescope bundle's setup.sh installs the same.
-GRADE_PACKAGES := gcc libc6-dev make check pkg-config valgrind libsubunit-dev
+# python3 and python3-yaml write the formats (tests/grade/gradefmt.py);
+# util-linux (setpriv, unshare) keeps the submission on its side.
+GRADE_PACKAGES := gcc libc6-dev make check pkg-config valgrind libsubunit-dev python3 python3-yaml util-linux
 # What the tests of the grader need besides: real parsers for its formats
-# (python3's json, xml and yaml, perl's TAP::Parser) and zip for the bundle.
-GRADE_TEST_PACKAGES := python3 python3-yaml perl zip unzip
-
-$(BUILD)/tools/gradefmt: tests/grade/gradefmt.c
-	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -o $@ $<
+# (python3's json and xml, libxml2-utils' xmllint with the JUnit schema,
+# perl's TAP::Parser), zip for the bundle and git to build it.
+GRADE_TEST_PACKAGES := python3 python3-yaml perl zip unzip libxml2-utils git
 
 # The objects every grading copy shares (tests/grade/grade.sh copies them in),
 # and the student builds of this tree's exercises/, which the copy's make
@@ -23,38 +22,36 @@ grade-prebuild-student: $(GRADE_PREBUILD_STUDENT)
 
 HELP += "grade            grade your exercises/ with the course's tests (STAGES=\"1 2\", SUBMISSION=DIR): build/grade/results.json, junit.xml, grade.tap"
 .PHONY: grade
-grade: $(BUILD)/tools/gradefmt
-	@GRADE_PACKAGES="$(GRADE_PACKAGES)" GRADEFMT=$(abspath $(BUILD))/tools/gradefmt tests/grade/grade.sh \
+grade:
+	@GRADE_PACKAGES="$(GRADE_PACKAGES)" tests/grade/grade.sh \
 	  --stages "$(STAGES)" --out $(BUILD)/grade $(if $(SUBMISSION),--submission $(SUBMISSION))
 
 # ---------------------------------------------------------------- Gradescope
-# build/gradescope/autograder.zip: the course's tree (without build/ and
-# .git) with setup.sh and run_autograder at its root, as Gradescope wants.
-GRADESCOPE_ZIP := $(BUILD)/gradescope/autograder.zip
-HELP += "gradescope-bundle  build/gradescope/autograder.zip: this tree, setup.sh and run_autograder for a Gradescope assignment"
+# build/gradescope/stageN/autograder.zip, one per stage: the course's tracked
+# files at HEAD (git archive: nothing untracked, nothing of build/ or .git)
+# without the solutions of stage N or a later one, nor the mistakes' patches
+# that quote them (tests/stageK/mistakes), with setup.sh and run_autograder
+# at its root; it grades stage N alone, out of stage N's points.  Stage N is
+# built on the solutions of the stages before it, which it holds.
+GRADESCOPE_ZIPS := $(foreach n,$(STAGES),$(BUILD)/gradescope/stage$(n)/autograder.zip)
+HELP += "gradescope-bundle  build/gradescope/stageN/autograder.zip for STAGE=N (default: every stage): upload it as stage N's autograder"
 .PHONY: gradescope-bundle
-gradescope-bundle: $(GRADESCOPE_ZIP)
-$(GRADESCOPE_ZIP): $(wildcard $(shell git ls-files 2>/dev/null)) tests/grade/gradescope/run_autograder tests/grade/gradescope/setup.sh
-	@code/tools/deps.sh zip
-	@rm -rf $(BUILD)/gradescope && mkdir -p $(BUILD)/gradescope/bundle
-	@tar --exclude=./build --exclude=./.git -cf - . | tar -C $(BUILD)/gradescope/bundle -xf -
-	@sed 's/@GRADE_PACKAGES@/$(GRADE_PACKAGES)/' tests/grade/gradescope/setup.sh >$(BUILD)/gradescope/bundle/setup.sh
-	@cp tests/grade/gradescope/run_autograder $(BUILD)/gradescope/bundle/run_autograder
-	@chmod +x $(BUILD)/gradescope/bundle/setup.sh $(BUILD)/gradescope/bundle/run_autograder
-	@cd $(BUILD)/gradescope/bundle && zip -qr ../autograder.zip .
-	@echo "gradescope-bundle: $@ ($$(du -k $@ | cut -f1) KiB); upload it as the assignment's autograder"
+gradescope-bundle: $(if $(STAGE),$(BUILD)/gradescope/stage$(STAGE)/autograder.zip,$(GRADESCOPE_ZIPS))
+$(BUILD)/gradescope/stage%/autograder.zip: $(wildcard $(shell git ls-files 2>/dev/null)) tests/grade/gradescope/run_autograder tests/grade/gradescope/setup.sh
+	@code/tools/deps.sh zip git
+	@tests/grade/bundle.sh $* "$(GRADE_PACKAGES)" $@
 
 # ---------------------------------------------------------------- tests of the grader
 # make check grades stages 1 and 2 (the quick ones) with make grade;
 # check-grade-full all four (about five minutes more).
-HELP += "check-grade      the grader's own tests: make grade (stages 1, 2), the Gradescope layout, the Classroom step"
+HELP += "check-grade      the grader's own tests: formats fuzzed, bundles, skeletons score 0 (stages 1, 2), adversaries in a scratch /autograder (as root), the Classroom step"
 HELP += "check-grade-full the same with make grade on all four stages"
 CHECK_TARGETS += check-grade
 .PHONY: check-grade check-grade-full
 # (The prebuilt objects are prerequisites here too, so that make check's
 # build step makes them, not two of its checks at once.)
-check-grade check-grade-full: $(BUILD)/.deps-ok $(BUILD)/tools/gradefmt $(GRADESCOPE_ZIP) \
+check-grade check-grade-full: $(BUILD)/.deps-ok $(GRADESCOPE_ZIPS) \
 		$(GRADE_PREBUILD) $(GRADE_PREBUILD_STUDENT)
 	@code/tools/deps.sh $(GRADE_TEST_PACKAGES)
-	@GRADE_PACKAGES="$(GRADE_PACKAGES)" GRADEFMT=$(abspath $(BUILD))/tools/gradefmt \
-	  tests/grade/check-grade.sh $(BUILD)/grade-test $(GRADESCOPE_ZIP) "$(if $(filter %-full,$@),1 2 3 4,1 2)"
+	@GRADE_PACKAGES="$(GRADE_PACKAGES)" \
+	  tests/grade/check-grade.sh $(BUILD)/grade-test $(BUILD)/gradescope "$(if $(filter %-full,$@),1 2 3 4,1 2)"

@@ -6,7 +6,7 @@
 #   not started  while its TODO("name", ...) stub is still in DIR/stageN
 #                (default exercises/);
 #   failing      when a failed test blames it, or the stage does not compile.
-#                A test depends on exercises (tests/grade/points.tsv, 4th
+#                A test depends on exercises (tests/grade/points.tsv, 3rd
 #                column); a failed one blames those of them whose own tests
 #                (of that exercise alone) fail, else those without such tests
 #                passing, else all (the detail then names the others: one of
@@ -115,8 +115,8 @@ for n in $stages; do
 			if (res != "")
 				while ((getline l < res) > 0) { split(l, r, "\t"); RESULT[r[2] ":" r[3]] = r[4] }
 		}
-		# points.tsv: STAGE TEST POINTS EXERCISES
-		FILENAME ~ /points/ && $1 == n && !/^#/ { ntest++; TEST[ntest] = $2; DEPS[ntest] = $4 }
+		# points.tsv: STAGE TEST EXERCISES
+		FILENAME ~ /points/ && $1 == n && !/^#/ { ntest++; TEST[ntest] = $2; DEPS[ntest] = $3 }
 		END {
 			# Which exercise a failed test blames.  A test of one exercise alone
 			# (a "solo" test) speaks for it: all pass, it is proven; one fails,

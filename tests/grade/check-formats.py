@@ -1,0 +1,253 @@
+#!/usr/bin/python3
+"""check-formats.py WORK - gradefmt.py's own tests, on made-up runs: no build, no suite.
+
+1. Hostile output: messages and outputs holding control characters, U+FFFE,
+   U+2028, a lone surrogate's bytes and other invalid UTF-8, leading spaces,
+   "---"/"..." lines, and one of 1 MB.  Every format is read back by a real
+   parser: results.json by json, classroom.json by json, junit.xml by
+   xmllint against tests/grade/junit.xsd, grade.tap by perl's TAP::Parser
+   and each of its YAML blocks by PyYAML; what they hold is bounded, and the
+   message of each failure survives into each format.
+2. Reports the trusted side must not believe: a unit that names a test the
+   course does not list, names one twice, reports fewer, holds a malformed
+   line, died, left nothing, ended with a signal, or points its message at a
+   file outside its results (a symbolic link to a secret): each fails all its
+   tests, the reason says so, and the secret is in no output.
+3. The scoring model: an exercise scores only when all its tests pass; a
+   test of given code ("-") scores nothing; the totals of results.json,
+   classroom.json (as GitHub Classroom's reporter computes them: pass
+   fraction times max_score, and the sum of scores) and summary.txt agree.
+Prints "ok ..." / "FAIL ..." lines and "check-formats: N passed, M failed".
+"""
+import json
+import os
+import shutil
+import subprocess
+import sys
+import yaml
+
+work = os.path.abspath(sys.argv[1])
+here = os.path.dirname(os.path.abspath(__file__))
+gradefmt = os.path.join(here, "gradefmt.py")
+passed = failed = 0
+
+
+def ok(cond, what):
+    global passed, failed
+    if cond:
+        passed += 1
+        print("ok " + what)
+    else:
+        failed += 1
+        print("FAIL " + what)
+    return cond
+
+
+POINTS = """# made up
+1\tsuite_a:t_one\tex_a
+1\tsuite_a:t_two\tex_a,ex_b
+1\tsuite_a:t_given\t-
+1\tsuite_b:t_three\tex_b
+1\tscenarios.tsv:code/scenarios/x.ksh\tex_c
+"""
+EXERCISES = """1\tex_a\t10\tvisible
+1\tex_b\t20\thidden
+1\tex_c\t10\tafter_due_date
+"""
+SECRET = "SECRET-SOLUTION-TEXT-4242"
+HOSTILE = [
+    b"\x00\x01\x07\x1b[31mred\x1b[0m\x7f control",
+    "\ufffe U+FFFE and \uffff U+FFFF".encode("utf-8"),
+    "line\u2028separator\u2029paragraph".encode("utf-8"),
+    b"\xed\xa0\x80 lone surrogate, \xc0\xaf overlong, \xff\xfe invalid",
+    b"   leading spaces\n  - looks: like yaml\n---\n...\n# not a comment\nnot ok 99 - forged",
+    b"<failure>&amp;</testcase>]]>\"'",
+]
+
+
+def unit(stage_dir, name, rows, files=None, status="1"):
+    d = os.path.join(stage_dir, "work", name)
+    os.makedirs(os.path.join(d, "out"), exist_ok=True)
+    os.makedirs(os.path.join(stage_dir, "units"), exist_ok=True)
+    with open(os.path.join(stage_dir, "units", name + ".status"), "w") as f:
+        f.write(status + "\n")
+    for fn, data in (files or {}).items():
+        p = os.path.join(d, fn)
+        if isinstance(data, tuple):     # a symbolic link
+            os.symlink(data[1], p)
+        else:
+            with open(p, "wb") as f:
+                f.write(data)
+    with open(os.path.join(d, "results.tsv"), "w") as f:
+        for r in rows:
+            f.write("\t".join(r[:5] + [os.path.join(d, r[5]) if r[5] != "-" else "-",
+                                       os.path.join(d, r[6]) if r[6] != "-" else "-"] + r[7:]) + "\n")
+
+
+def run(case, make):
+    d = os.path.join(work, case)
+    shutil.rmtree(d, ignore_errors=True)
+    os.makedirs(d)
+    for fn, text in (("points.tsv", POINTS), ("exercises.tsv", EXERCISES)):
+        with open(os.path.join(d, fn), "w") as f:
+            f.write(text)
+    with open(os.path.join(d, "secret.c"), "w") as f:
+        f.write(SECRET + "\n")
+    make(os.path.join(d, "stage1"), d)
+    out = os.path.join(d, "out")
+    os.makedirs(out)
+    with open(os.path.join(d, "note"), "wb") as f:
+        f.write(b"a note\n" + HOSTILE[4] + b"\n" + HOSTILE[2] + b"\n")
+    p = subprocess.run([sys.executable if False else "/usr/bin/python3", gradefmt, "--points", d + "/points.tsv",
+                        "--exercises", d + "/exercises.tsv", "--out", out, "--note", d + "/note",
+                        "1=" + os.path.join(d, "stage1")], capture_output=True, text=True)
+    if not ok(p.returncode == 0, "%s: gradefmt.py runs (%s)" % (case, p.stderr.strip()[-300:])):
+        return None
+    return out
+
+
+def read_back(case, out):
+    """Every format parses with a real parser; returns results.json."""
+    r = json.load(open(os.path.join(out, "results.json"), encoding="utf-8"))
+    c = json.load(open(os.path.join(out, "classroom.json"), encoding="utf-8"))
+    x = subprocess.run(["xmllint", "--noout", "--schema", os.path.join(here, "junit.xsd"), os.path.join(out, "junit.xml")],
+                       capture_output=True, text=True)
+    ok(x.returncode == 0, "%s: junit.xml is valid against tests/grade/junit.xsd %s" % (case, x.stderr.strip()[-300:]))
+    t = subprocess.run(["perl", "-MTAP::Parser", "-e", r'''
+        my $p = TAP::Parser->new({ source => $ARGV[0] }); my ($n, $y) = (0, 0);
+        while (my $r = $p->next) {
+            die "not TAP: " . $r->as_string . "\n" if $r->is_unknown && $r->as_string =~ /\S/;
+        }
+        die "bad plan\n" unless $p->is_good_plan; print scalar($p->passed), " ", scalar($p->failed), "\n";''',
+                        os.path.join(out, "grade.tap")], capture_output=True, text=True)
+    ok(t.returncode == 0, "%s: grade.tap is TAP (perl's TAP::Parser) %s" % (case, (t.stdout + t.stderr).strip()[-200:]))
+    # Each YAML block, by PyYAML.
+    lines = open(os.path.join(out, "grade.tap"), encoding="utf-8").read().split("\n")
+    blocks, cur = [], None
+    for l in lines:
+        if l == "  ---":
+            cur = []
+        elif l == "  ..." and cur is not None:
+            blocks.append("\n".join(x[2:] for x in cur))
+            cur = None
+        elif cur is not None:
+            cur.append(l)
+    try:
+        docs = [yaml.safe_load(b) for b in blocks]
+        good = all(isinstance(d, dict) and isinstance(d.get("message"), str) for d in docs)
+    except yaml.YAMLError as e:
+        good, docs = False, str(e)
+    failing = [e for e in r["tests"] if e["status"] == "failed" and e["max_score"] > 0]
+    ok(good and len(blocks) == len(failing), "%s: grade.tap's %d YAML blocks parse (PyYAML), one a failed exercise" % (case, len(blocks)))
+    return r, c, docs
+
+
+def hostile(stage_dir, d):
+    files, rows = {}, []
+    for i, h in enumerate(HOSTILE):
+        files["m%d.msg" % i] = h
+        files["out/m%d.out" % i] = h + b"\n" + h
+    files["big.out"] = (b"x" * 99 + b"\n") * 10486 + b"END-OF-BIG"
+    names = ["t_one", "t_two", "t_given"]
+    for i, n in enumerate(names):
+        rows.append(["check", "suite_a", n, "fail", "tests/x.c:%d" % i, "m%d.msg" % i, "out/m%d.out" % i])
+    unit(stage_dir, "suite_a", rows, files)
+    unit(stage_dir, "suite_b", [["check", "suite_b", "t_three", "fail", "-", "m5.msg", "big.out"]],
+         {"m5.msg": HOSTILE[5] + HOSTILE[3], "big.out": files["big.out"]})
+    unit(stage_dir, "scenarios.tsv", [["scenario", "scenarios.tsv", "code/scenarios/x.ksh", "fail", "-", "m.msg", "-"]],
+         {"m.msg": b"   starts with spaces\n\tand a tab\n" + HOSTILE[1]})
+
+
+out = run("hostile", hostile)
+if out:
+    r, c, docs = read_back("hostile", out)
+    size = max(os.path.getsize(os.path.join(out, f)) for f in ("results.json", "classroom.json", "junit.xml", "grade.tap"))
+    ok(size < 200000, "hostile: 1 MB of a test's output leaves every format under 200 kB (largest %d bytes)" % size)
+    alltext = "\n".join(t["output"] for t in r["tests"])
+    ok("END-OF-BIG" in alltext and "[... " in alltext, "hostile: the end of a long output is kept, and the cut is said")
+    ok("\u2028" in alltext and "\ufffe" in alltext and "       starts with spaces" in alltext,
+       "hostile: U+2028, U+FFFE and leading spaces reach results.json as they were")
+    ok(all(t["visibility"] in ("visible", "hidden", "after_due_date", "after_published") for t in r["tests"]) and
+       [t["visibility"] for t in r["tests"]][:3] == ["visible", "hidden", "after_due_date"],
+       "hostile: each exercise's visibility is exercises.tsv's")
+    ok(any("   starts with spaces" in (d.get("message") or "") for d in docs if isinstance(d, dict)),
+       "hostile: a message starting with spaces keeps them in its YAML block")
+
+# 2. Reports not to believe.
+def forged(stage_dir, d):
+    secret = os.path.join(d, "secret.c")
+    unit(stage_dir, "suite_a", [
+        ["check", "suite_a", "t_one", "pass", "-", "-", "-"],
+        ["check", "suite_a", "t_two", "pass", "-", "-", "-"],
+        ["check", "suite_a", "t_given", "pass", "-", "-", "-"],
+        ["check", "suite_a", "t_one", "pass", "-", "-", "-"]], status="0")
+    unit(stage_dir, "suite_b", [["check", "suite_b", "t_three", "fail", "-", "link.msg", "-"]],
+         {"link.msg": ("link", secret)}, status="1")
+    unit(stage_dir, "scenarios.tsv", [["scenario", "scenarios.tsv", "code/scenarios/x.ksh", "pass", "-", "-", "-"],
+                                      ["scenario", "scenarios.tsv", "code/scenarios/extra.ksh", "pass", "-", "-", "-"]], status="0")
+
+
+out = run("forged", forged)
+if out:
+    r, c, _ = read_back("forged", out)
+    byname = {t["name"]: t for t in r["tests"]}
+    ok(r["score"] == 0, "forged: a duplicated line and a test not listed score nothing (%s)" % r["score"])
+    ok("twice" in byname["stage 1: ex_a"]["output"], "forged: the duplicate is named")
+    ok("does not list" in byname["stage 1: ex_c"]["output"], "forged: the test not listed is named")
+    texts = "".join(open(os.path.join(out, f), encoding="utf-8").read() for f in os.listdir(out))
+    ok(SECRET not in texts, "forged: a message that is a symbolic link to a secret is not read")
+
+
+def partial(stage_dir, d):
+    unit(stage_dir, "suite_a", [["check", "suite_a", "t_one", "pass", "-", "-", "-"]], status="0")
+    unit(stage_dir, "suite_b", [["check", "suite_b", "t_three", "pass", "-", "-", "-"]], status="137")
+    unit(stage_dir, "scenarios.tsv", [["scenario", "scenarios.tsv", "code/scenarios/x.ksh", "pass", "-", "-", "-", "extra"]], status="0")
+
+
+out = run("partial", partial)
+if out:
+    r, c, _ = read_back("partial", out)
+    byname = {t["name"]: t for t in r["tests"]}
+    ok(r["score"] == 0, "partial: fewer tests, a killed unit, a malformed line score nothing (%s)" % r["score"])
+    ok("reported 1 of its 3 tests" in byname["stage 1: ex_a"]["output"], "partial: the missing tests are named")
+    ok("exit status 137" in byname["stage 1: ex_b"]["output"] or "reported 1 of" in byname["stage 1: ex_b"]["output"],
+       "partial: a unit that ended with a signal fails")
+    ok("malformed" in byname["stage 1: ex_c"]["output"], "partial: a malformed line is named")
+
+
+# 3. The scoring model.
+def mixed(stage_dir, d):
+    unit(stage_dir, "suite_a", [["check", "suite_a", "t_one", "pass", "-", "-", "-"],
+                                ["check", "suite_a", "t_two", "pass", "-", "-", "-"],
+                                ["check", "suite_a", "t_given", "fail", "-", "-", "-"]])
+    unit(stage_dir, "suite_b", [["check", "suite_b", "t_three", "fail", "-", "-", "-"]])
+    unit(stage_dir, "scenarios.tsv", [["scenario", "scenarios.tsv", "code/scenarios/x.ksh", "pass", "-", "-", "-"]], status="0")
+
+
+out = run("mixed", mixed)
+if out:
+    r, c, _ = read_back("mixed", out)
+    s = {t["name"]: t["score"] for t in r["tests"]}
+    ok(s == {"stage 1: ex_a": 10, "stage 1: ex_b": 0, "stage 1: ex_c": 10, "given code and controls (no points)": 0},
+       "mixed: ex_a (all its tests pass) scores, ex_b (one of two fails) does not, given code scores nothing: %s" % s)
+    frac = sum(t["status"] == "pass" for t in c["tests"]) / len(c["tests"]) * c["max_score"]
+    total = sum(t["score"] for t in c["tests"])
+    summary = open(os.path.join(out, "summary.txt")).read().strip().split("\n")[-1]
+    ok(r["score"] == 20 and frac == 20 and total == 20 and c["max_score"] == 40 and summary == "grade: 20 of 40 points",
+       "mixed: one total everywhere: Gradescope %s, Classroom's pass fraction %s and sum %s of %s, summary '%s'" % (
+           r["score"], frac, total, c["max_score"], summary))
+
+# A bad data file is FILE:LINE:COL and exit 2.
+bad = os.path.join(work, "bad")
+os.makedirs(bad, exist_ok=True)
+with open(bad + "/points.tsv", "w") as f:
+    f.write("1\tsuite_a:t_one\tex_a\t10\n")
+with open(bad + "/exercises.tsv", "w") as f:
+    f.write(EXERCISES)
+p = subprocess.run(["/usr/bin/python3", gradefmt, "--points", bad + "/points.tsv", "--exercises", bad + "/exercises.tsv",
+                    "--out", bad, "1=" + bad], capture_output=True, text=True)
+ok(p.returncode == 2 and (bad + "/points.tsv:1:") in p.stderr,
+   "a points.tsv line with a 4th column: exit 2 and FILE:LINE:COL (%s)" % p.stderr.strip()[:200])
+
+print("check-formats: %d passed, %d failed" % (passed, failed))
+sys.exit(1 if failed else 0)

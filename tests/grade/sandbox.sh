@@ -1,0 +1,60 @@
+#!/bin/bash
+# sandbox.sh HIDE SECONDS [VAR=VALUE...] COMMAND... - run a submission's step on the untrusted side.
+# sandbox.sh --reap - kill every process of the untrusted user.
+#
+# Run as root (the grader on Gradescope, make check-grade), COMMAND runs:
+#   - as GRADE_UID (default 61000), no supplementary groups, no
+#     capabilities, no_new_privs, so a set-user-ID file gives it nothing;
+#   - in a mount namespace of its own where each path listed in the file
+#     HIDE (one a line) is covered by an empty, unreadable tmpfs (a file by
+#     /dev/null): the solutions of the stage graded and later ones, the
+#     course's .git, other copies of the course.  Where the kernel refuses
+#     a mount namespace (a container without CAP_SYS_ADMIN) this step is
+#     skipped and said once on standard error: the per-stage bundle then
+#     holds no such solution in the first place;
+#   - with an environment of PATH, HOME, LANG and the VAR=VALUE given, plus
+#     the tests' knobs (KTEST_HANG_BUDGET_S, CK_DEFAULT_TIMEOUT,
+#     CK_TIMEOUT_MULTIPLIER, KSIM_SOFTLOCKUP_TIMEOUT_MS) when set;
+#   - for at most SECONDS, then killed with its process group.
+# As another user, COMMAND runs as that user, with the same environment and
+# time limit, and nothing is hidden (a student grading their own checkout).
+# --reap kills what the untrusted user left running (a process that
+# escaped its group) so nothing it started outlives the step; as another
+# user it does nothing.  Exit status: COMMAND's (124 when it ran out of
+# time); 2 for bad arguments.
+set -u
+uid=${GRADE_UID:-61000}
+root=
+[ "$(id -u)" = 0 ] && root=1
+if [ "${1:-}" = --reap ]; then
+	[ -z "$root" ] || setpriv --reuid="$uid" --regid="$uid" --clear-groups kill -KILL -1 2>/dev/null
+	exit 0
+fi
+[ $# -ge 3 ] || { echo "usage: sandbox.sh HIDE SECONDS [VAR=VALUE...] COMMAND..." >&2; exit 2; }
+hide=$1 secs=$2
+shift 2
+case $secs in ''|*[!0-9]*) echo "sandbox.sh: '$secs' is not a number of seconds" >&2; exit 2 ;; esac
+envs=(PATH=/usr/local/bin:/usr/bin:/bin HOME=/nonexistent LANG=C.UTF-8 TMPDIR=/tmp)
+for v in KTEST_HANG_BUDGET_S CK_DEFAULT_TIMEOUT CK_TIMEOUT_MULTIPLIER KSIM_SOFTLOCKUP_TIMEOUT_MS; do
+	[ -z "${!v:-}" ] || envs+=("$v=${!v}")
+done
+while [ $# -gt 0 ] && [[ $1 == [A-Za-z_]*=* ]]; do envs+=("$1"); shift; done
+[ $# -gt 0 ] || { echo "sandbox.sh: no command" >&2; exit 2; }
+
+if [ -z "$root" ]; then
+	exec timeout -k 5 "$secs" env -i "${envs[@]}" "$@"
+fi
+drop=(setpriv --reuid="$uid" --regid="$uid" --clear-groups --inh-caps=-all --bounding-set=-all --no-new-privs)
+if unshare --mount --propagation private true 2>/dev/null; then
+	# shellcheck disable=SC2016 # expanded by the inner shell
+	exec timeout -k 5 "$secs" unshare --mount --propagation private bash -c '
+		hide=$1; shift
+		while IFS= read -r p; do
+			[ -n "$p" ] && [ -e "$p" ] || continue
+			if [ -d "$p" ]; then mount -t tmpfs -o size=4k,mode=000 none "$p"
+			else mount --bind /dev/null "$p"; fi || { echo "sandbox.sh: cannot hide $p" >&2; exit 2; }
+		done <"$hide"
+		exec "$@"' sandbox "$hide" "${drop[@]}" env -i "${envs[@]}" "$@"
+fi
+echo "sandbox.sh: no mount namespace here; the paths in $hide stay visible (grade from a per-stage bundle)" >&2
+exec timeout -k 5 "$secs" "${drop[@]}" env -i "${envs[@]}" "$@"
