@@ -65,6 +65,13 @@ bool delay_known(const char *name)
 	return delay_find(name) >= 0;
 }
 
+bool delay_armed(const char *name)
+{
+	int i = delay_find(name);
+
+	return i >= 0 && atomic_load(&points[i].ms) != 0;
+}
+
 /* delay_names - the known points, sorted, ", " between them, for a message. */
 void delay_names(char *buf, size_t len)
 {

@@ -15,6 +15,12 @@ void msleep(unsigned int ms);
  * unknown name.
  */
 void delay_point(const char *name);
+/*
+ * delay_armed - a scenario has turned the point on.  For given code that
+ * must open a window around the sleep (and only when asked), so that the
+ * window does not depend on where a student's code would have slept.
+ */
+bool delay_armed(const char *name);
 /* delay_set - 0, or -ENOENT if no such point is known. */
 int delay_set(const char *name, unsigned int ms);
 /* delay_register - make NAME known; FILE is where DELAY_POINT(NAME) stands, for messages. */

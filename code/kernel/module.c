@@ -138,11 +138,15 @@ const char *module_trace_name_of(uintptr_t addr)
 	return mod ? mod->trace_name : NULL;
 }
 
+/*
+ * holder_name - who holds a module reference, for the trace: @by, else
+ * the holder the current task has set (trace_by()), else the task.  So a
+ * plain try_module_get() inside a work item or a file's operation is
+ * charged to the work item or the file, as the _by() variants are.
+ */
 static const char *holder_name(const char *by)
 {
-	if (by)
-		return by;
-	return current ? current->tag : "?[0]";
+	return by ? by : trace_by();
 }
 
 /**
@@ -193,7 +197,8 @@ void module_put_by(struct module *mod, const char *by)
 }
 
 /**
- * try_module_get - take a reference on @mod, held by the current task.
+ * try_module_get - take a reference on @mod, held by the current task
+ * (or by the holder it has set with trace_by_set(), in the trace).
  */
 bool try_module_get(struct module *mod)
 {
@@ -201,7 +206,7 @@ bool try_module_get(struct module *mod)
 }
 
 /**
- * module_put - drop a reference held by the current task.
+ * module_put - drop a reference held by the current task (or its trace_by()).
  */
 void module_put(struct module *mod)
 {

@@ -1,7 +1,10 @@
 /* sysfs_self.c - sysfs_remove_file_self(), device_remove_file_self() and the file-level break/unbreak of active protection. */
 #include <string.h>
+#include "delay.h"
 #include "sysfs_internal.h"
 #include "sysfs_self.h"
+
+DELAY_POINT(sysfs_remove_self)
 
 /* The node of attr under kobj, with an s_count for the caller; NULL if it is not (or no longer) linked. */
 static struct sysfs_dirent *sysfs_find_and_get(struct kobject *kobj, const struct attribute *attr)
@@ -31,6 +34,21 @@ bool sysfs_remove_file_self(struct kobject *kobj, const struct attribute *attr)
 	 */
 	if (!sd)
 		return false;
+	/*
+	 * The window a scenario holds open ("delay sysfs_remove_self"): the
+	 * operation has given its active reference up and not yet claimed the
+	 * removal, so an unplug or an rmmod in it does not wait for the
+	 * operation, and a second remover gets in beside it.  It is opened
+	 * here, in given code, with the break and unbreak every remove_self()
+	 * does, so that it is the same window whichever correct order
+	 * sysfs_remove_self() takes its steps in (kernfs takes the lock first,
+	 * and then there is no window inside it to sleep in).
+	 */
+	if (delay_armed("sysfs_remove_self")) {
+		sysfs_break_active_protection(sd);
+		delay_point("sysfs_remove_self");
+		sysfs_unbreak_active_protection(sd);
+	}
 	removed = sysfs_remove_self(sd);
 	sysfs_put(sd);
 	return removed;

@@ -41,11 +41,13 @@ printf 'kobject_gone\n1: a\n2: b\n3: c\n' >>"$work/solutions/stage1/hints.txt"
 expect 1 1 "'kobject_gone' is no exercise of stage 1" "hints for an exercise that does not exist"
 printf '2: a level without its exercise\n' | cat - "$work/solutions/stage1/hints.txt" >"$work/h" && mv "$work/h" "$work/solutions/stage1/hints.txt"
 expect 1 2 "solutions/stage1/hints.txt:1:1: a level before the first exercise's name" "a malformed hints file: FILE:LINE:COL, exit status 2"
-# The issue's case: the sysfs_remove_self hint without the delay point its scenarios need.
-sed -i 's/delay_point("sysfs_remove_self")/a pause/' "$work/solutions/stage4/hints.txt"
+# An exercise whose solution calls a delay point (none does today: the window the remove_self
+# scenarios need is given code's) must say so in its hints.
+sed -i '/BEGIN EXERCISE sysfs_remove_self/,/END EXERCISE/s/^\tsysfs_break_active_protection(sd);$/&\n\tdelay_point("sysfs_remove_self");/' \
+	"$work/solutions/stage4/sysfs_active.c"
 expect 4 1 "'sysfs_remove_self' calls delay_point(\"sysfs_remove_self\") (scenarios depend on it), and no level of its hints says so" \
-	"stage 4's sysfs_remove_self hint without delay_point(\"sysfs_remove_self\")"
-sed -i 's/delay_point("sysfs_remove_self")/delay_point("sysfs_remove_selph")/' "$work/solutions/stage4/hints.txt"
+	"a solution that calls delay_point(\"sysfs_remove_self\") without a hint that says so"
+sed -i 's/^3: Break; /3: Break; `delay_point("sysfs_remove_selph")`; /' "$work/solutions/stage4/hints.txt"
 expect 4 1 "no DELAY_POINT(sysfs_remove_selph) in this stage" "a hint naming a delay point that does not exist"
 echo "check-hints-test: $pass passed, $fail failed"
 [ $fail = 0 ]

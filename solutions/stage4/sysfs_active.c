@@ -1,12 +1,9 @@
 /* sysfs_active.c - the active reference as kernfs keeps it: an atomic count with a deactivation bias. */
 #include <stdio.h>
 #include <valgrind/helgrind.h>
-#include "delay.h"
 #include "exercise.h"
 #include "sysfs_internal.h"
 #include "wait.h"
-
-DELAY_POINT(sysfs_remove_self)
 
 /*
  * Stage 3 counted operations with an rw_semaphore; kernfs counts them in a
@@ -199,7 +196,6 @@ bool sysfs_remove_self(struct sysfs_dirent *sd)
 
 	/* BEGIN EXERCISE sysfs_remove_self */
 	sysfs_break_active_protection(sd);
-	delay_point("sysfs_remove_self");
 	mutex_lock(&sysfs_mutex);
 	if (!(atomic_read(&sd->s_flags) & SYSFS_FLAG_SUICIDAL)) {
 		bool linked = !sd->s_removed;

@@ -1,17 +1,19 @@
 #!/bin/bash
-# mistake-build.sh PATCH SUITE OUTDIR - build a stage's reference with one mistake patched in.
+# mistake-build.sh PATCH SUITES OUTDIR - build a stage's reference with one mistake (or variant) patched in.
 #
 # The patch names one file of the reference stage (its first "--- PATH"
 # line).  That file is copied to OUTDIR, patched, compiled with the stage's
 # flags and linked, with the reference's other objects, into OUTDIR/ksim and
-# into OUTDIR/SUITE (tests/stageN/SUITE.c).  Exit 0 if both built; 1 with a
-# message if the patch no longer applies or the result does not build.
+# into OUTDIR/SUITE (tests/stageN/SUITE.c) for each SUITE of SUITES (one
+# name, or several separated by spaces: tests/lib/variants.sh builds them
+# all).  Exit 0 if all built; 1 with a message if the patch no longer
+# applies or the result does not build.
 #
 # From the environment (tests/lib/stage-checks.mk): CC, STAGE_CFLAGS,
 # STAGE_DIR (the reference build, with obj/ and the modules), KERNEL_OBJ,
 # SHELL_OBJ, TESTLIB_OBJ, LINK_FLAGS, CHECK_CFLAGS, CHECK_LIBS.
 set -u
-patchfile=$1 suite=$2 d=$3
+patchfile=$1 suites=$2 d=$3
 tests=$(dirname "$(dirname "$patchfile")")	# tests/stageN
 quiet() { "$@" 2> >(grep -v "obsolete option .-I-. used" >&2); }
 command -v patch >/dev/null || { echo "patch: not installed; run make deps"; exit 1; }
@@ -31,9 +33,12 @@ done
 # The reference's modules, by absolute path (one ln for all of them).
 ln -sf "$(cd "$STAGE_DIR" && pwd -P)"/*.so "$d/"
 if ! quiet $CC $STAGE_CFLAGS -c "$d/$base" -o "$d/obj/$obj" ||
-   ! quiet $CC $STAGE_CFLAGS -o "$d/ksim" $KERNEL_OBJ $SHELL_OBJ "${objs[@]}" $LINK_FLAGS ||
-   ! quiet $CC $STAGE_CFLAGS -Itests/lib $CHECK_CFLAGS -o "$d/$suite" "$tests/$suite.c" \
-	"${objs[@]}" $KERNEL_OBJ $TESTLIB_OBJ $CHECK_LIBS $LINK_FLAGS; then
+   ! quiet $CC $STAGE_CFLAGS -o "$d/ksim" $KERNEL_OBJ $SHELL_OBJ "${objs[@]}" $LINK_FLAGS; then
 	echo "$patchfile: does not build"
 	exit 1
 fi
+for suite in $suites; do
+	quiet $CC $STAGE_CFLAGS -Itests/lib $CHECK_CFLAGS -o "$d/$suite" "$tests/$suite.c" \
+		"${objs[@]}" $KERNEL_OBJ $TESTLIB_OBJ $CHECK_LIBS $LINK_FLAGS ||
+		{ echo "$patchfile: $suite does not build"; exit 1; }
+done

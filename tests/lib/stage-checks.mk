@@ -1,8 +1,13 @@
-# tests/lib/stage-checks.mk - the checks a stage with active references has
-# beyond its Check suites and tables: its stress test under the Valgrind
-# tools, and its classic mistakes.  tests/stageN/stageN.mk calls
+# tests/lib/stage-checks.mk - the checks a stage has beyond its Check suites
+# and tables: its stress test under the Valgrind tools, its classic mistakes
+# (each caught by its test) and its correct variants (each passing the whole
+# check).  tests/stageN/stageN.mk calls
 #	$(eval $(call STAGE_EXTRA_CHECKS,N))
-# for a stage that has tests/stageN/test_stress.c and tests/stageN/mistakes.tsv.
+# for a stage that has tests/stageN/test_stress.c and tests/stageN/mistakes.tsv,
+#	$(eval $(call STAGE_MISTAKES,N))
+# for one with tests/stageN/mistakes.tsv only, and
+#	$(eval $(call STAGE_VARIANTS,N))
+# for one with tests/stageN/variants.tsv.
 
 # mistake_env(N) - how the reference stage N was built, as mistakes.sh and mistake-build.sh take it.
 mistake_env = CC="$(CC)" STAGE_CFLAGS="$(S$(1)_solutions_CFLAGS)" STAGE_DIR=$(BUILD)/stage$(1) \
@@ -21,6 +26,10 @@ ifeq ($(SAN),)
 else
 	@echo "check-stage$(1)-stress-tools: skipped with SAN=$(SAN) (a sanitizer build must not run under Valgrind)"
 endif
+$$(eval $$(call STAGE_MISTAKES,$(1)))
+endef
+
+define STAGE_MISTAKES
 
 HELP += "check-stage$(1)-mistakes  each classic stage-$(1) mistake, patched in, is caught by its test"
 CHECK_TARGETS += check-stage$(1)-mistakes
@@ -34,4 +43,13 @@ $(BUILD)/mistake/stage$(1)/%/test_explore: tests/stage$(1)/mistakes/%.patch test
 		$(BUILD)/stage$(1)/ksim $(BUILD)/stage$(1)/stage.a $(KERNEL_OBJ) $(SHELL_OBJ) $(TESTLIB_OBJ)
 	@$$(call mistake_env,$(1)) tests/lib/mistake-build.sh $$< test_explore $$(@D)
 	@echo "  MISTAKE $$@"
+endef
+
+define STAGE_VARIANTS
+HELP += "check-stage$(1)-variants  each correct stage-$(1) variant (another order, no delay point...), patched in, passes the whole check"
+CHECK_TARGETS += check-stage$(1)-variants
+.PHONY: check-stage$(1)-variants
+check-stage$(1)-variants: $(BUILD)/.deps-ok $(BUILD)/stage$(1)/ksim $(BUILD)/stage$(1)/stage.a $(KERNEL_OBJ) \
+		$(SHELL_OBJ) $(TESTLIB_OBJ) $$(S$(1)_solutions_TESTS)
+	@$$(call mistake_env,$(1)) tests/lib/variants.sh tests/stage$(1)/variants.tsv $(BUILD)/variants/stage$(1)
 endef

@@ -117,6 +117,48 @@ START_TEST(kobject_put_from_two_tasks_at_once_releases_exactly_once)
 }
 END_TEST
 
+/*
+ * The same race for kobject_get(): a get that reads the count and then
+ * writes it back one higher loses one of two gets made at once, and the
+ * object is later released while a holder still uses it.
+ */
+static void *race_getter(void *arg)
+{
+	(void)arg;
+	for (int i = 0; i < RACE_ROUNDS; i++) {
+		atomic_fetch_add(&race_arrived, 1);
+		while (atomic_load(&race_arrived) < 2 * (i + 1))
+			;
+		kobject_get(&race_objs[i].kobj);
+	}
+	return NULL;
+}
+
+START_TEST(kobject_get_from_two_tasks_at_once_counts_both)
+{
+	struct task_struct *t[2];
+	int lost = 0;
+
+	task_init_main("test");
+	race_objs = calloc(RACE_ROUNDS, sizeof(*race_objs));
+	for (int i = 0; i < RACE_ROUNDS; i++)
+		kobject_init(&race_objs[i].kobj, &counted_ktype);
+	atomic_store(&race_arrived, 0);
+	for (int k = 0; k < 2; k++)
+		t[k] = kthread_run(race_getter, NULL, "getter%d", k);
+	for (int k = 0; k < 2; k++)
+		kthread_join(t[k]);
+	assert_no_todo();
+	for (int i = 0; i < RACE_ROUNDS; i++)
+		lost += kref_read(&race_objs[i].kobj.kref) != 3;
+	free(race_objs);
+	ck_assert_msg(lost == 0,
+		      "two tasks taking a reference at once: %d of %d objects did not count both gets; "
+		      "kobject_get() must increment in one atomic step (kref_get()), not read the count "
+		      "and write it back one higher", lost, RACE_ROUNDS);
+}
+END_TEST
+
 /* ---- the scenarios, through ksim ---- */
 
 START_TEST(naive_driver_read_after_unplug_is_a_use_after_free)
@@ -227,6 +269,7 @@ int main(void)
 	tcase_add_test(tc, kobject_get_takes_a_reference);
 	tcase_add_test(tc, kobject_put_releases_on_the_last_reference_only);
 	tcase_add_test(tc, kobject_put_from_two_tasks_at_once_releases_exactly_once);
+	tcase_add_test(tc, kobject_get_from_two_tasks_at_once_counts_both);
 	tc = ktest_case(s, "scenarios", 30);
 	tcase_add_test(tc, naive_driver_read_after_unplug_is_a_use_after_free);
 	tcase_add_test(tc, pinned_kobject_survives_unplug_and_is_released_after_close);
