@@ -236,6 +236,8 @@ if out:
     ok(r["score"] == 20 and frac == 20 and total == 20 and c["max_score"] == 40 and summary == "grade: 20 of 40 points",
        "mixed: one total everywhere: Gradescope %s, Classroom's pass fraction %s and sum %s of %s, summary '%s'" % (
            r["score"], frac, total, c["max_score"], summary))
+    ok(c.get("status") == "fail" and all(t["status"] == ("pass" if t["score"] > 0 else "fail") for t in c["tests"]),
+       "mixed: classroom.json's overall status is 'fail' when an exercise fails (it says %r)" % c.get("status"))
 
 # A bad data file is FILE:LINE:COL and exit 2.
 bad = os.path.join(work, "bad")
