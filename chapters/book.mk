@@ -25,6 +25,15 @@ BOOK_KSIMS := build/stage0/ksim $(foreach n,$(STAGES),build/stage$(n)/ksim)
 BOOK_KSIMS += build/stage4/tests/test_explore build/mistake/stage4/remove-self-wakes-before-unbreak/test_explore
 BOOK_FILTERS := code/tools/include.lua code/tools/book.lua
 BOOK_STYLE := code/tools/book.yaml code/tools/book.css
+# pandoc 2.19 renamed --self-contained to --embed-resources --standalone, and
+# pandoc 3.0 --epub-chapter-level to --split-level; the old names warn from
+# then on.  Debian 12 has 2.17, Debian 13 3.1: the options follow the
+# version, asked once when first used (after the deps step has installed pandoc).
+PANDOC_VERSION = $(eval PANDOC_VERSION := $(shell pandoc --version 2>/dev/null | sed -n '1s/^pandoc[^ ]* //p'))$(PANDOC_VERSION)
+# version_ge(A, B) - non-empty when version A is B or later.
+version_ge = $(filter $(2),$(firstword $(shell printf '%s\n' $(2) $(1) | sort -V)))
+PANDOC_EMBED = $(if $(call version_ge,$(PANDOC_VERSION),2.19),--embed-resources --standalone,--standalone --self-contained)
+PANDOC_SPLIT = $(if $(call version_ge,$(PANDOC_VERSION),3.0),--split-level=1,--epub-chapter-level=1)
 PANDOC_BOOK := pandoc --from json --lua-filter code/tools/book.lua \
 	--metadata-file code/tools/book.yaml --toc --toc-depth=2 --number-sections \
 	--css code/tools/book.css --fail-if-warnings
@@ -60,12 +69,12 @@ $(BOOK_DIR)/json/%.json: chapters/%.md code/tools/include.lua | build/.deps-ok $
 -include $(BOOK_JSON:.json=.d)
 
 $(BOOK_HTML): $(BOOK_JSON) $(BOOK_FILTERS) $(BOOK_STYLE) $(wildcard figures/*.svg)
-	@t=$@.$$$$.tmp.html; $(PANDOC_BOOK) --standalone --self-contained -o $$t $(BOOK_JSON) && mv $$t $@ \
+	@t=$@.$$$$.tmp.html; $(PANDOC_BOOK) $(PANDOC_EMBED) -o $$t $(BOOK_JSON) && mv $$t $@ \
 		|| { rm -f $$t; echo "book: the chapters do not join into one book; see above" >&2; exit 1; }
 	@echo "  HTML    $@"
 
 $(BOOK_EPUB): $(BOOK_JSON) $(BOOK_FILTERS) $(BOOK_STYLE) $(wildcard figures/*.svg)
-	@t=$@.$$$$.tmp.epub; $(PANDOC_BOOK) --epub-chapter-level=1 -o $$t $(BOOK_JSON) && mv $$t $@ \
+	@t=$@.$$$$.tmp.epub; $(PANDOC_BOOK) $(PANDOC_SPLIT) -o $$t $(BOOK_JSON) && mv $$t $@ \
 		|| { rm -f $$t; echo "book: the EPUB does not build; see above" >&2; exit 1; }
 	@echo "  EPUB    $@"
 
