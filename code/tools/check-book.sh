@@ -28,7 +28,8 @@ for ch in "$@"; do
 		src=${src#../}
 		case $src in
 		figures/*/*|figures/) bad "$ch: figure $src: a figure is a file directly in figures/" ;;
-		figures/*) [ -f "$src" ] || bad "$ch: figure $src does not exist (is it in figures/figures.list? run make figures)" ;;
+		figures/*) [ -f "$src" ] || [ -f "${src%.svg}.dot" ] ||
+			bad "$ch: figure $src does not exist, nor its DOT (is it in figures/figures.list? run make figures)" ;;
 		*) bad "$ch: figure $src is not in figures/" ;;
 		esac
 	done < <(perl -0777 -ne 'while (/!\[((?:[^\[\]]|\[(?1)\])*)\]\(\s*([^)\s]+)/g) { print "$2\n" }' "$ch")
