@@ -77,7 +77,8 @@ unmount_all() {
 	local m pid
 	# A process the run left behind in the root (a stuck ksim) would keep it busy.
 	for pid in /proc/[0-9]*; do
-		[ "$(readlink "$pid/root" 2>/dev/null)" = "$root" ] && kill -KILL "${pid#/proc/}" 2>/dev/null
+		# -ef: the same directory, without a readlink process per pid.
+		[ "$pid/root" -ef "$root" ] && kill -KILL "${pid#/proc/}" 2>/dev/null
 	done
 	for ((i = ${#MOUNTS[@]} - 1; i >= 0; i--)); do
 		m=$root/${MOUNTS[i]}
