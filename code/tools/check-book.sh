@@ -5,7 +5,8 @@
 # resolve (include.lua) and on any link to a missing section (book.lua).  This
 # checks the result from the outside, without pandoc:
 #   - every figure a chapter references is a file in figures/;
-#   - the HTML embeds every figure (data: URIs, so the one file is the book)
+#   - the HTML embeds every figure (data: URIs, or inline <svg> from pandoc
+#     3, so the one file is the book)
 #     and loads nothing from elsewhere;
 #   - every "#id" link in the HTML has its target;
 #   - no include or run block was left unfilled;
@@ -52,9 +53,12 @@ rm -f "${TMPDIR:-/tmp}/check-book-answers.$$"
 [ -s "$html" ] || { bad "$html is missing or empty"; exit 1; }
 perl -0777 -ne '
 	my $ok = 1;
+	# pandoc 2 embeds an image as a data: URI; pandoc 3 puts an SVG in
+	# the page itself, an <svg> element (its ids made unique).
 	my @img = /<img\b[^>]*>/g;
+	my $svgs = () = /<svg\b/g;
 	my $embedded = grep { /\bsrc="data:image\// } @img;
-	print "IMG ", scalar(@img), " $embedded\n";
+	print "IMG ", scalar(@img) + $svgs, " ", $embedded + $svgs, "\n";
 	my %id = map { $_ => 1 } /\bid="([^"]+)"/g;
 	for my $t (/\bhref="#([^"]+)"/g) { print "NOLINK $t\n" unless $id{$t} }
 	for my $u (/<(?:script|link|img|iframe)\b[^>]*\b(?:src|href)="(https?:[^"]+)"/g) { print "REMOTE $u\n" }
