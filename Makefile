@@ -49,20 +49,36 @@ CHECK_TARGETS :=
 
 # ---------------------------------------------------------------- deps
 # The Debian packages the workbook needs; `make deps` installs the missing ones.
-DEB_PACKAGES := gcc libc6-dev make patch check pkg-config valgrind graphviz pandoc libsubunit-dev wkhtmltopdf
+# Every name is the same in Debian 12 (bookworm) and 13 (trixie); make
+# check-fresh installs them in a fresh root of each.
+# DEB_PACKAGES: to build the stages and run their tests (a student's check-stageN).
+DEB_PACKAGES := gcc libc6-dev make patch check pkg-config valgrind graphviz pandoc libsubunit-dev
+# BOOK_PACKAGES: what the book's PDF is printed with (headless Chromium, about
+# 400 MB installed): make book and make tour install it, a student grading a
+# stage never needs it.
+BOOK_PACKAGES := chromium
+# BOOK_CHECK_PACKAGES: what check-book reads the PDF and the EPUB with
+# (pdfinfo and pdftohtml; epubcheck, which brings a Java runtime).
+BOOK_CHECK_PACKAGES := poppler-utils epubcheck
 HELP += "deps             install the Debian packages the workbook needs (apt-get as root; else prints the command)"
 .PHONY: deps
 deps:
-	@code/tools/deps.sh $(DEB_PACKAGES)
+	@code/tools/deps.sh $(DEB_PACKAGES) $(BOOK_PACKAGES) $(BOOK_CHECK_PACKAGES)
 
-# A stamp that check/tour depend on.  It holds the list it was made for, so
-# a tree built before a package joined DEB_PACKAGES runs the deps step again.
-ifneq ($(strip $(file < $(BUILD)/.deps-ok)),$(strip $(DEB_PACKAGES)))
-.PHONY: $(BUILD)/.deps-ok
+# DEPS_STAMP(stamp, packages) - a stamp that targets depend on.  It holds the
+# list it was made for, so a tree built before a package joined the list runs
+# the deps step again.
+define DEPS_STAMP
+ifneq ($$(strip $$(file < $(1))),$$(strip $(2)))
+.PHONY: $(1)
 endif
-$(BUILD)/.deps-ok:
-	@code/tools/deps.sh $(DEB_PACKAGES)
-	@mkdir -p $(@D) && echo "$(strip $(DEB_PACKAGES))" > $@
+$(1):
+	@code/tools/deps.sh $(2)
+	@mkdir -p $$(@D) && echo "$$(strip $(2))" > $$@
+endef
+$(eval $(call DEPS_STAMP,$(BUILD)/.deps-ok,$(DEB_PACKAGES)))
+$(eval $(call DEPS_STAMP,build/.deps-book-ok,$(BOOK_PACKAGES)))
+$(eval $(call DEPS_STAMP,build/.deps-book-check-ok,$(BOOK_CHECK_PACKAGES)))
 
 # ---------------------------------------------------------------- kernel
 KERNEL_SRC := $(wildcard code/kernel/*.c)
@@ -320,7 +336,7 @@ $(foreach n,$(VALGRIND_STAGES),$(eval $(call CHECK_VALGRIND_STAGE,$(n))))
 CHECK_FIRST := check-grade check-san-address+undefined check-valgrind-stage3 check-san-thread \
 	check-stage4-mistakes check-progress check-exercises check-book check-valgrind-stage4
 check:
-	@$(MAKE) --no-print-directory -s $(BUILD)/.deps-ok || { \
+	@$(MAKE) --no-print-directory -s $(BUILD)/.deps-ok $(if $(SAN),,build/.deps-book-ok build/.deps-book-check-ok) || { \
 	  echo "make check: FAILED: the Debian packages are not all installed (above); nothing was checked"; \
 	  echo "0 passed, 1 failed"; exit 1; }
 	@d=$$(mktemp -d $(BUILD)/check.XXXXXX); \

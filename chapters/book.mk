@@ -25,6 +25,15 @@ BOOK_KSIMS := build/stage0/ksim $(foreach n,$(STAGES),build/stage$(n)/ksim)
 BOOK_KSIMS += build/stage4/tests/test_explore build/mistake/stage4/remove-self-wakes-before-unbreak/test_explore
 BOOK_FILTERS := code/tools/include.lua code/tools/book.lua
 BOOK_STYLE := code/tools/book.yaml code/tools/book.css
+# pandoc 2.19 renamed --self-contained to --embed-resources --standalone, and
+# pandoc 3.0 --epub-chapter-level to --split-level; the old names warn from
+# then on.  Debian 12 has 2.17, Debian 13 3.1: the options follow the
+# version, asked once when first used (after the deps step has installed pandoc).
+PANDOC_VERSION = $(eval PANDOC_VERSION := $(shell pandoc --version 2>/dev/null | sed -n '1s/^pandoc[^ ]* //p'))$(PANDOC_VERSION)
+# version_ge(A, B) - non-empty when version A is B or later.
+version_ge = $(filter $(2),$(firstword $(shell printf '%s\n' $(2) $(1) | sort -V)))
+PANDOC_EMBED = $(if $(call version_ge,$(PANDOC_VERSION),2.19),--embed-resources --standalone,--standalone --self-contained)
+PANDOC_SPLIT = $(if $(call version_ge,$(PANDOC_VERSION),3.0),--split-level=1,--epub-chapter-level=1)
 PANDOC_BOOK := pandoc --from json --lua-filter code/tools/book.lua \
 	--metadata-file code/tools/book.yaml --toc --toc-depth=2 --number-sections \
 	--css code/tools/book.css --fail-if-warnings
@@ -44,7 +53,7 @@ BOOK_JOBS := $(shell n=$$(nproc 2>/dev/null || echo 2); [ $$n -gt 6 ] && n=6; ec
 book-stages: build/.deps-ok $(BOOK_KSIMS)
 	@:
 book:
-	@$(MAKE) --no-print-directory book-stages
+	@$(MAKE) --no-print-directory book-stages build/.deps-book-ok
 	@$(MAKE) --no-print-directory -j$(BOOK_JOBS) $(BOOK_HTML) $(BOOK_EPUB) $(BOOK_PDF)
 	@echo "book: $(BOOK_HTML) ($$(du -k $(BOOK_HTML) | cut -f1) KiB), .epub ($$(du -k $(BOOK_EPUB) | cut -f1) KiB), .pdf ($$(du -k $(BOOK_PDF) | cut -f1) KiB)"
 
@@ -60,25 +69,22 @@ $(BOOK_DIR)/json/%.json: chapters/%.md code/tools/include.lua | build/.deps-ok $
 -include $(BOOK_JSON:.json=.d)
 
 $(BOOK_HTML): $(BOOK_JSON) $(BOOK_FILTERS) $(BOOK_STYLE) $(wildcard figures/*.svg)
-	@t=$@.$$$$.tmp.html; $(PANDOC_BOOK) --standalone --self-contained -o $$t $(BOOK_JSON) && mv $$t $@ \
+	@t=$@.$$$$.tmp.html; $(PANDOC_BOOK) $(PANDOC_EMBED) -o $$t $(BOOK_JSON) && mv $$t $@ \
 		|| { rm -f $$t; echo "book: the chapters do not join into one book; see above" >&2; exit 1; }
 	@echo "  HTML    $@"
 
 $(BOOK_EPUB): $(BOOK_JSON) $(BOOK_FILTERS) $(BOOK_STYLE) $(wildcard figures/*.svg)
-	@t=$@.$$$$.tmp.epub; $(PANDOC_BOOK) --epub-chapter-level=1 -o $$t $(BOOK_JSON) && mv $$t $@ \
+	@t=$@.$$$$.tmp.epub; $(PANDOC_BOOK) $(PANDOC_SPLIT) -o $$t $(BOOK_JSON) && mv $$t $@ \
 		|| { rm -f $$t; echo "book: the EPUB does not build; see above" >&2; exit 1; }
 	@echo "  EPUB    $@"
 
-# The PDF is the HTML book printed by wkhtmltopdf (Debian's, Qt WebKit): the
-# lightest engine Debian 12 has that renders the same page, SVG figures and
-# all (about 100 MB installed; LaTeX would be 200-400 MB and a second set of
-# styles).  A tree whose build/.deps-ok predates it installs it here.
-$(BOOK_PDF): $(BOOK_HTML)
-	@command -v wkhtmltopdf >/dev/null || code/tools/deps.sh wkhtmltopdf
-	@mkdir -p -m 700 $(BOOK_DIR)/.xdg
-	@t=$@.$$$$.tmp.pdf; XDG_RUNTIME_DIR=$(abspath $(BOOK_DIR)/.xdg) wkhtmltopdf --quiet \
-		--enable-local-file-access --page-size A4 $(BOOK_HTML) $$t && mv $$t $@ \
-		|| { rm -f $$t; echo "book: wkhtmltopdf failed" >&2; exit 1; }
+# The PDF is the HTML book printed by headless Chromium (code/tools/book-pdf.sh):
+# a maintained engine in Debian 12 and 13 alike that renders the same page,
+# SVG figures and all, and writes a tagged PDF (a structure tree a screen
+# reader follows) with the book's title and an outline of its chapters and
+# sections.  wkhtmltopdf did it before; Debian 13 no longer has it.
+$(BOOK_PDF): $(BOOK_HTML) code/tools/book-pdf.sh | build/.deps-book-ok
+	@code/tools/book-pdf.sh $(BOOK_HTML) $@
 	@echo "  PDF     $@"
 
 HELP += "check-tour-list  every run the tour announces is a scenarios.tsv row with the same exit (no runs)"
@@ -88,18 +94,18 @@ check-tour-list:
 	@code/tools/check-tour-list.sh $(STAGES)
 
 CHECK_TARGETS += check-book
-check-book: book
+check-book: book build/.deps-book-check-ok
 	@code/tools/check-book.sh $(BOOK_HTML) $(BOOK_CHAPTERS)
 
-# Not in `make check`: it needs Chromium (about 400 MB installed), which the workbook
-# does not otherwise need.  Installs it on first use, as deps does.
+# Not in `make check`: the PDF needs Chromium already (BOOK_PACKAGES), but a
+# browser that opens the book and looks at every figure adds little to what
+# check-book reads from the HTML, and CI runs it after make check.
 check-book-browser: book
-	@code/tools/deps.sh chromium
 	@code/tools/check-book-browser.sh $(BOOK_HTML) $(BOOK_DIR)/browser
 
 # The tour builds what it needs itself, to tell a newcomer what it is doing;
 # it only needs the packages first.
-tour: build/.deps-ok
+tour: build/.deps-ok build/.deps-book-ok
 	@MAKE="$(MAKE)" STAGES="$(STAGES)" code/tools/tour.sh
 else
 book check-book check-book-browser tour:

@@ -2,7 +2,8 @@
 # check-book-browser.sh HTML OUTDIR - open the book in headless Chromium: is every figure shown?
 #
 # A copy of the book gets a few lines of JavaScript at its end that look at
-# every <img> once the page has loaded: loaded, and with a size, or not.
+# every <img> once the page has loaded: loaded, and with a size, or not
+# (and every <svg> of a figure, as pandoc 3 embeds them: drawn, with a size).
 # Chromium runs it with --dump-dom, and the verdict is read back from the
 # DOM.  It also takes a screenshot of the page top and of the first figure,
 # OUTDIR/top.png and OUTDIR/figure.png (the first figure alone), for a
@@ -19,11 +20,11 @@ trap 'rm -rf "$profile"' EXIT
 probe=$out/probe.html
 sed 's|</body>|<script>\
 window.addEventListener("load", function () {\
-  var imgs = document.images, ok = 0, bad = [];\
+  var imgs = document.querySelectorAll("img, figure svg"), ok = 0, bad = [];\
   for (var i = 0; i < imgs.length; i++) {\
-    var im = imgs[i];\
-    if (im.complete \&\& im.naturalWidth > 0 \&\& im.getBoundingClientRect().width > 0) ok++;\
-    else bad.push((im.alt \|\| "?").slice(0, 60));\
+    var im = imgs[i], shown = im.getBoundingClientRect().width > 0;\
+    if (im.tagName.toLowerCase() == "img" ? im.complete \&\& im.naturalWidth > 0 \&\& shown : shown \&\& im.querySelector("g")) ok++;\
+    else bad.push((im.getAttribute("alt") \|\| "?").slice(0, 60));\
   }\
   var p = document.createElement("pre"); p.id = "figure-check";\
   p.textContent = "FIGURES " + imgs.length + " " + ok + (bad.length ? " BROKEN " + bad.join(" \| ") : "");\

@@ -1,12 +1,14 @@
 #!/bin/bash
-# check-fresh.sh DIR - the README's two commands on a fresh Debian 12 machine, as a newcomer types them.
+# check-fresh.sh SUITE CACHE LOGS - the README's two commands on a fresh Debian
+# machine of release SUITE (bookworm: Debian 12, trixie: Debian 13), as a
+# newcomer types them.
 #
 # CI's own machine has every package installed already, so `make check` there
-# cannot notice that the deps step forgot one.  This does: it builds a fresh
-# Debian 12 root with `debootstrap --variant=minbase` (plus git and make, the
-# two things the README assumes), from the Debian archive this machine itself
-# installs from, copies a clean clone of the current commit into it, and runs,
-# inside it:
+# cannot notice that the deps step forgot one, or that a name is gone from a
+# release.  This does: it builds a fresh root of SUITE with `debootstrap
+# --variant=minbase` (plus git and make, the two things the README assumes),
+# from the Debian archive this machine itself installs from, copies a clean
+# clone of the current commit into it, and runs, inside it:
 #   1. as root, with an empty environment: make tour
 #   2. the same: make check, which must pass and end with its tally
 #   3. as a user who is not root: make check-stage1 SOLUTIONS=1
@@ -15,12 +17,20 @@
 #      installs it.
 # and ends with "N passed, M failed" over those four.
 #
-# DIR (build/fresh) keeps:
-#   pristine/    the root as debootstrap left it, so a second run copies it in seconds
+# CACHE (make check-fresh: /var/cache/lifetime-workbook/fresh-SUITE, outside
+# the clone, so that the next clone's CI run on this machine finds it) keeps:
+#   pristine/    the root as debootstrap left it, so a second run copies it in
+#                seconds; pristine.ok says what it was made from (the suite,
+#                the archive, its sources, this recipe's version) and when:
+#                when any of that differs, or it is older than FRESH_MAX_AGE_DAYS
+#                (30: a point release later, the install would upgrade half of
+#                it), it is made anew
 #   debs/        the .deb files apt downloaded (the root's /var/cache/apt/archives):
-#                a rerun installs the same packages without downloading them again
+#                a rerun installs the same packages without downloading them
+#                again; apt-get autoclean drops those the archive no longer has
 #   root/        this run's root (removed when every check passed)
-#   logs/        the whole output of each step
+#   lock         held for the whole run: two runs of one suite wait for each other
+# LOGS (build/fresh/SUITE) keeps the whole output of each step.
 #
 # Everything runs in a mount namespace of its own: the root's /proc, /sys,
 # /dev, /dev/pts and /dev/shm are never seen by the rest of the machine, and
@@ -29,7 +39,8 @@
 # From the environment: FRESH_HOST_PACKAGES (what the host needs: debootstrap, git).
 # Exit status: 0 all passed; 1 a check failed; 2 cannot run here (not root, no source).
 set -u
-SUITE=bookworm
+RECIPE=2	# the version of how the pristine root is made: a change here remakes it
+FRESH_MAX_AGE_DAYS=${FRESH_MAX_AGE_DAYS:-30}
 PATH_ROOT=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
 PATH_USER=/usr/local/bin:/usr/bin:/bin
 STUDENT=student
@@ -43,10 +54,15 @@ if [ -z "${CHECK_FRESH_NS:-}" ]; then
 	CHECK_FRESH_NS=1 exec unshare --mount --propagation private "$0" "$@"
 fi
 
+[ $# = 3 ] || { echo "usage: check-fresh.sh SUITE CACHE LOGS" >&2; exit 2; }
+SUITE=$1
 top=$(git rev-parse --show-toplevel) || exit 2
 cd "$top" || exit 2
-dir=$(realpath -m "$1")
-pristine=$dir/pristine root=$dir/root logs=$dir/logs debs=$dir/debs
+dir=$(realpath -m "$2") logs=$(realpath -m "$3")
+pristine=$dir/pristine root=$dir/root debs=$dir/debs
+mkdir -p "$dir" "$logs" || exit 2
+exec 9>"$dir/lock"
+flock -n 9 || { echo "check-fresh: $SUITE: another run holds $dir/lock; waiting for it"; flock 9; }
 start=$SECONDS
 passed=0 failed=0
 
@@ -61,7 +77,8 @@ unmount_all() {
 	local m pid
 	# A process the run left behind in the root (a stuck ksim) would keep it busy.
 	for pid in /proc/[0-9]*; do
-		[ "$(readlink "$pid/root" 2>/dev/null)" = "$root" ] && kill -KILL "${pid#/proc/}" 2>/dev/null
+		# -ef: the same directory, without a readlink process per pid.
+		[ "$pid/root" -ef "$root" ] && kill -KILL "${pid#/proc/}" 2>/dev/null
 	done
 	for ((i = ${#MOUNTS[@]} - 1; i >= 0; i--)); do
 		m=$root/${MOUNTS[i]}
@@ -94,25 +111,35 @@ mount_all() {
 }
 
 # ---------------------------------------------------------------- the archive
-# The Debian stanzas of this machine's apt sources: deb822 files
-# (/etc/apt/sources.list.d/*.sources) first, else the one-line format.
-# Only SUITE's own suites (bookworm, bookworm-updates, bookworm-security): a
-# third-party repository's key would not be in the fresh root.
+# The fresh root installs from the Debian archive this machine installs from,
+# with its suites renamed to SUITE's: bookworm, bookworm-updates and
+# bookworm-security on a Debian 12 host become trixie, trixie-updates and
+# trixie-security for a Debian 13 root (the archive's layout is the same).
+# HOST_SUITE: this machine's release, whose stanzas are taken.
+HOST_SUITE=$(. /etc/os-release 2>/dev/null && echo "${VERSION_CODENAME:-}")
+# debian_sources - the Debian stanzas of this machine's apt sources for
+# HOST_SUITE's own suites (a third-party repository's key would not be in the
+# fresh root), renamed to SUITE: deb822 files (/etc/apt/sources.list.d/*.sources)
+# first, else the one-line format.
 debian_sources() {
 	local f out=
 	for f in /etc/apt/sources.list.d/*.sources; do
 		[ -r "$f" ] || continue
-		out+=$(awk -v suite="$SUITE" '
+		out+=$(awk -v suite="$HOST_SUITE" -v to="$SUITE" '
 			function flush() {
 				if (st != "" && deb && !off && suites ~ ("(^| )" suite "(-[a-z]+)?( |$)")) printf "%s\n", st
 				st = ""; deb = 0; off = 0; suites = ""
 			}
 			/^[ \t]*$/ { flush(); next }
 			/^#/ { next }
+			tolower($1) == "suites:" {
+				$1 = ""; suites = $0; sub(/^ +/, "", suites)
+				s = suites; gsub("(^| )" suite, " " to, s); sub(/^ /, "", s)
+				st = st "Suites: " s "\n"; next
+			}
 			{ st = st $0 "\n" }
 			tolower($1) == "types:" && / deb( |$)/ { deb = 1 }
 			tolower($1) == "enabled:" && tolower($2) == "no" { off = 1 }
-			tolower($1) == "suites:" { $1 = ""; suites = $0; sub(/^ +/, "", suites) }
 			END { flush() }' "$f")$'\n\n'
 	done
 	if [ -n "${out//$'\n'/}" ]; then
@@ -120,10 +147,10 @@ debian_sources() {
 		return
 	fi
 	[ ! -r /etc/apt/sources.list ] ||
-		awk -v suite="$SUITE" '$1 == "deb" {
+		awk -v suite="$HOST_SUITE" -v to="$SUITE" '$1 == "deb" {
 				i = 2; if ($2 ~ /^\[/) while ($i !~ /\]$/) i++
 				if ($2 ~ /^\[/) i++
-				if ($(i + 1) ~ ("^" suite "(-[a-z]+)?$")) print }' /etc/apt/sources.list
+				if ($(i + 1) ~ ("^" suite "(-[a-z]+)?$")) { sub("^" suite, to, $(i + 1)); print } }' /etc/apt/sources.list
 }
 
 # mirror - the URI of the main archive (the stanza whose suites include SUITE itself).
@@ -141,7 +168,7 @@ if [ -n "${FRESH_HOST_PACKAGES:-}" ]; then
 fi
 uri=$(mirror)
 if [ -z "$uri" ]; then
-	echo "check-fresh: no '$SUITE' source in /etc/apt/sources.list.d/*.sources (URIs:) or /etc/apt/sources.list" >&2
+	echo "check-fresh: no Debian source for this machine's release ('$HOST_SUITE') in /etc/apt/sources.list.d/*.sources (URIs:) or /etc/apt/sources.list" >&2
 	exit 2
 fi
 sha=$(git rev-parse HEAD)
@@ -149,7 +176,6 @@ say "commit $(git rev-parse --short HEAD), Debian $SUITE from $uri; logs in $log
 [ -z "$(git status --porcelain --untracked-files=no)" ] ||
 	say "note: the working tree has uncommitted changes; they are not in the clone tested here"
 
-mkdir -p "$dir" "$logs"
 rm -f "$logs"/*.log
 if mounted_below "$root" || mounted_below "$pristine"; then
 	echo "check-fresh: something is still mounted under $dir; unmount it first:" >&2
@@ -158,8 +184,15 @@ if mounted_below "$root" || mounted_below "$pristine"; then
 fi
 
 # The pristine root, made once: debootstrap is most of a cold run's set-up.
-want="$SUITE minbase git,make $uri"
-if [ "$(cat "$dir/pristine.ok" 2>/dev/null)" != "$want" ]; then
+# It is kept while what it was made from is the same and it is young enough.
+want="recipe $RECIPE: $SUITE minbase git,make $uri $(debian_sources | sha256sum | cut -c1-16)"
+pristine_ok() {
+	[ "$(head -n 1 "$dir/pristine.ok" 2>/dev/null)" = "$want" ] &&
+	[ -n "$(find "$dir/pristine.ok" -mtime -"$FRESH_MAX_AGE_DAYS" 2>/dev/null)" ] &&
+	[ "$(. "$pristine/etc/os-release" 2>/dev/null && echo "${VERSION_CODENAME:-}")" = "$SUITE" ] &&
+	[ -x "$pristine/usr/bin/git" ] && [ -x "$pristine/usr/bin/make" ]
+}
+if ! pristine_ok; then
 	say "debootstrap --variant=minbase --include=git,make $SUITE (once; kept in $pristine)"
 	t=$SECONDS
 	rm -rf "$pristine" "$pristine.tmp" "$dir/pristine.ok"
@@ -179,6 +212,7 @@ if [ "$(cat "$dir/pristine.ok" 2>/dev/null)" != "$want" ]; then
 	fi
 	rm -rf "$pristine.tmp/var/cache/apt/archives"/*.deb
 	mv "$pristine.tmp" "$pristine" && echo "$want" >"$dir/pristine.ok"
+	echo "made $(date -u +%FT%TZ) in $((SECONDS - t)) s" >>"$dir/pristine.ok"
 	say "pristine root made in $((SECONDS - t)) s ($(du -sh "$pristine" | cut -f1))"
 fi
 
@@ -278,6 +312,8 @@ else
 	pass "deps.sh as $STUDENT installs nothing, names $PROBE_PACKAGE, and its command for root works: $cmd"
 fi
 
+# Downloaded packages that the archive no longer has are of no use to the next run.
+chroot "$root" apt-get autoclean -qq >/dev/null 2>&1
 unmount_all
 if [ $failed = 0 ]; then
 	rm -rf "$root"

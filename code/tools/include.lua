@@ -28,7 +28,8 @@
 -- first line after it matching to, both included.  Scenario scripts (.ksh,
 -- .ksim) are shown as shell, whatever class the block names.
 --
--- Images must be files under figures/ that exist.  The filter also puts an
+-- Images must be files under figures/ that exist: figures/NAME.svg, or a
+-- figure drawn from a trace, figures/NAME.dot, shown as BUILD/figures/NAME.svg.  The filter also puts an
 -- empty marker Div (class "chapter-start", data-file=NAME.md) before the
 -- chapter, so that book.lua can resolve links between chapters.
 --
@@ -449,14 +450,23 @@ function Image(el)
 		fail(line, what, "a figure must be a file in figures/ (write figures/NAME.svg)")
 		return nil
 	end
-	deps[src] = true
+	-- A figure drawn from a trace is committed as its DOT, figures/NAME.dot;
+	-- make draws it into BUILD/figures/NAME.svg (figures/figures.mk) before
+	-- the chapters are joined.  Others (make bench's plots) are committed SVGs.
+	local dot = src:gsub("%.svg$", ".dot")
 	local f = io.open(src, "r")
-	if not f then
-		fail(line, what, src .. " does not exist: is it in figures/figures.list, and has `make figures` run?")
+	if f then
+		f:close()
+		deps[src] = true
+		el.src = src
+	elseif dot ~= src and io.open(dot, "r") then
+		deps[dot] = true
+		el.src = build .. "/figures/" .. dot:match("([^/]+)%.dot$") .. ".svg"
+	else
+		fail(line, what, src .. " does not exist, nor " .. dot ..
+			": is it in figures/figures.list, and has `make figures` run?")
 		return nil
 	end
-	f:close()
-	el.src = src
 	return el
 end
 

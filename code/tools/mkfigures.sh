@@ -1,23 +1,24 @@
 #!/bin/bash
-# mkfigures.sh - run the scenarios of a figure list with tracing and draw each figure.
+# mkfigures.sh - run the scenarios of a figure list with tracing and write each figure's DOT.
 #
 # usage: mkfigures.sh LIST OUTDIR TRACEDIR
 #
 # LIST has one figure a line:  NAME STAGE SCENARIO SHOWS [TRACE2DOT-OPTION...]
-#   NAME      the figure's file name without extension: OUTDIR/NAME.dot and .svg
+#   NAME      the figure's file name without extension: OUTDIR/NAME.dot
 #   STAGE     1, 2, 3: the scenario runs on build/stageN/ksim (the reference)
 #   SCENARIO  code/scenarios/SCENARIO.ksh
 #   SHOWS     what the chapter says the figure shows, checked on the DOT:
 #             dangling  a reference drawn red (to freed memory or unloaded code)
 #             clean     nothing red at all: no dangling reference, no oops
 #             any       no claim
-#   options   passed to trace2dot (no spaces inside one); --lifelines draws
-#             with neato -n2, anything else with dot
+#   options   passed to trace2dot (no spaces inside one); the DOT's first line
+#             says which Graphviz layout draws it (render-figure.sh)
 # '#' starts a comment.  Each (stage, scenario) runs once, in parallel with
 # the others; its trace goes to TRACEDIR.  Everything written depends only on
 # the scenario and the code: no dates, no addresses, no temporary paths (the
 # caption is --title, not the trace's path), so the output can be compared
-# byte for byte with the committed figures.
+# byte for byte with the committed figures.  Drawing the DOT is not done
+# here: each Graphviz release draws it differently (render-figure.sh).
 set -u
 BUILD=${BUILD:-build}
 T2D=${T2D:-$BUILD/tools/trace2dot}
@@ -103,15 +104,9 @@ for i in "${!names[@]}"; do
 	title="Stage ${stages[i]}, ${scens[i]}.ksh"
 	[[ ${scens[i]} == explore:* ]] && title="Stage ${stages[i]}, explorer: $(cut -d: -f3 <<<"${scens[i]}") ($(cut -d: -f2 <<<"${scens[i]}"))"
 	read -r -a o <<<"${opts[i]}"
-	layout=(dot -Tsvg)
-	for a in "${o[@]}"; do
-		case $a in -l|--lifelines) layout=(neato -n2 -Tsvg) ;; esac
-	done
 	"$T2D" "${o[@]}" --title "$title" \
 		-o "$out/${names[i]}.dot" "$traces/$key.trace" ||
 		die "$list:${lines[i]}: trace2dot failed on $traces/$key.trace"
-	"${layout[@]}" -o "$out/${names[i]}.svg" "$out/${names[i]}.dot" ||
-		die "$list:${lines[i]}: ${layout[0]} failed on $out/${names[i]}.dot"
 	# The claim: trace2dot draws every dangling edge "color=red, penwidth=2",
 	# and anything red at all (a stale object, an oops) breaks "clean".
 	dot=$out/${names[i]}.dot

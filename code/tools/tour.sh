@@ -296,14 +296,15 @@ title "Figures"
 if "$MAKE" -n figures >/dev/null 2>&1; then
 	if run_make "$TOUR/figures.log" "drawing figures/ from traced runs (log: $TOUR/figures.log)" figures; then
 		say "$(tail -n 1 "$TOUR/figures.log")"
-		say "Each figure is Graphviz SVG drawn from a real trace of a scenario:" \
-			"$(ls figures/*.svg 2>/dev/null | sed 's|figures/||; s|\.svg$||' | paste -sd ' ')."
+		say "Each figure is a Graphviz graph (figures/NAME.dot) drawn from a real trace" \
+			"of a scenario, and its drawing in build/figures/:" \
+			"$(ls figures/*.dot 2>/dev/null | sed 's|figures/||; s|\.dot$||' | paste -sd ' ')."
 	else
 		problems+=("make figures failed (see $TOUR/figures.log)")
 	fi
 else
 	say "${Y}There is no 'make figures' target in this tree yet, so no figures" \
-		"were drawn; the book uses the SVGs committed in figures/.${N}"
+		"were drawn; the book uses the DOT committed in figures/.${N}"
 fi
 
 title "The book"
