@@ -31,8 +31,7 @@
 #define FRAME_ADDR(x) ((x) & ~FRAME_GUESS)	/* ignored by default: harmless if unhandled */
 
 /* The unwinder reads raw stack words, redzones included: not for ASan's eyes. */
-#define __no_sanitize __attribute__((no_sanitize_address, no_sanitize_thread, \
-				     no_sanitize_undefined))
+#define __no_sanitize __attribute__((no_sanitize("address", "thread", "undefined")))
 
 atomic_bool kernel_tainted;
 

@@ -1,7 +1,7 @@
 /* sysfs_self.c - sysfs_remove_file_self(), device_remove_file_self() and the file-level break/unbreak of active protection. */
 #include <string.h>
-#include "sysfs_internal.h"
-#include "sysfs_self.h"
+#include <sysfs_internal.h>
+#include <sysfs_self.h>
 
 /* The node of attr under kobj, with an s_count for the caller; NULL if it is not (or no longer) linked. */
 static struct sysfs_dirent *sysfs_find_and_get(struct kobject *kobj, const struct attribute *attr)

@@ -483,7 +483,7 @@ int explore_main(int argc, char **argv, const struct explore_harness *const *hs,
 	long runs = 100000;
 	unsigned long seed = 1;
 
-	for (int i = 2; i < argc; i++) {
+	for (int i = 2; i < argc; i += 2) {	/* every option takes a value */
 		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
 
 		if (!v) {
@@ -505,7 +505,6 @@ int explore_main(int argc, char **argv, const struct explore_harness *const *hs,
 				"--seed N, --trace DIR)\n", a);
 			return 2;
 		}
-		i++;
 	}
 	if (!nsched) {
 		scheds[nsched++] = "pct:2";

@@ -9,9 +9,9 @@ HELP += "run-stageN       rebuild stage N, then run a scenario on it: make run-s
 define RUN_STAGE
 .PHONY: run-stage$(1)
 run-stage$(1): $(call stage_dir,$(1))/ksim
-	@test -n "$(SCRIPT)" || { echo "run-stage$(1): say which script: make run-stage$(1) SCRIPT=code/scenarios/NAME.ksh" >&2; exit 2; }
+	$(Q)test -n "$(SCRIPT)" || { echo "run-stage$(1): say which script: make run-stage$(1) SCRIPT=code/scenarios/NAME.ksh" >&2; exit 2; }
 	@echo "run-stage$(1): $(call stage_dir,$(1))/ksim $(ARGS) $(SCRIPT)" >&2
-	@$(call stage_dir,$(1))/ksim $(ARGS) $(SCRIPT)
+	$(Q)$(call stage_dir,$(1))/ksim $(ARGS) $(SCRIPT)
 endef
 $(foreach n,$(STAGES),$(eval $(call RUN_STAGE,$(n))))
 
@@ -21,7 +21,7 @@ HELP += "hint-stageN      the next hint level for your first unfinished or faili
 define HINT_STAGE
 .PHONY: hint-stage$(1)
 hint-stage$(1):
-	@tests/lib/hint.sh $(1) "$(EX)" "$(LEVEL)"
+	$(Q)tests/lib/hint.sh $(1) "$(EX)" "$(LEVEL)"
 endef
 $(foreach n,$(STAGES),$(eval $(call HINT_STAGE,$(n))))
 
@@ -29,7 +29,7 @@ $(foreach n,$(STAGES),$(eval $(call HINT_STAGE,$(n))))
 HELP += "progress         one table of every stage's exercises: done, failing, not started (your exercises/; STAGES=\"1 2\")"
 .PHONY: progress
 progress:
-	@tests/lib/progress.sh --stages "$(STAGES)"
+	$(Q)tests/lib/progress.sh --stages "$(STAGES)"
 
 # A student build from another exercises directory, for check-progress:
 # PROGRESS_EX=DIR builds DIR/stageN into PROGRESS_BUILD/stageN (default
@@ -49,7 +49,7 @@ HELP += "check-progress   make progress's own test: skeletons, solutions, one wr
 CHECK_TARGETS += check-progress
 .PHONY: check-progress check-progress-full
 check-progress check-progress-full: $(BUILD)/.deps-ok
-	@tests/lib/check-progress.sh $(BUILD)/progress-test "$(if $(filter %-full,$@),1 2 3 4,1 2)"
+	$(Q)tests/lib/check-progress.sh $(BUILD)/progress-test "$(if $(filter %-full,$@),1 2 3 4,1 2)"
 
 # check-hints - every exercise has its three levels, naming only what exists;
 # then the check itself, shown failing on broken copies.
@@ -57,5 +57,5 @@ HELP += "check-hints      every exercise's hints: three levels, names that exist
 CHECK_TARGETS += check-hints
 .PHONY: check-hints
 check-hints:
-	@code/tools/check-hints.sh
-	@code/tools/check-hints-test.sh $(BUILD)/hints-test
+	$(Q)code/tools/check-hints.sh
+	$(Q)code/tools/check-hints-test.sh $(BUILD)/hints-test

@@ -3,7 +3,7 @@
 #define KTEST_ACTIVE_TREE_H
 
 #include "oops.h"
-#include "sysfs_internal.h"
+#include <sysfs_internal.h>
 #include "vfs.h"
 #include "task.h"
 

@@ -5,17 +5,17 @@
 #include <time.h>
 #include <unistd.h>
 #include "delay.h"
-#include "device.h"
+#include <device.h>
 #include "exercise.h"
 #include "ktest.h"
 #include "oops.h"
-#include "sysfs_internal.h"
+#include <sysfs_internal.h>
 #include "task.h"
 #include "trace.h"
 #include "vfs.h"
 #include "watchdog.h"
 
-#include "../stage3/active_tree.h"	/* found through -Itests/lib: the overlay build uses -I- */
+#include "../stage3/active_tree.h"	/* spelt as tests/stage4 spells it */
 
 static void boot(void)
 {

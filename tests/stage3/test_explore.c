@@ -1,5 +1,5 @@
 /* test_explore.c - stage 3's active reference under schedules nobody scripted (the controlled scheduler). */
-#include "../stage3/active_harness.h"	/* through -Itests/lib: the overlay build uses -I- */
+#include "../stage3/active_harness.h"	/* spelt as tests/stage4 spells it */
 
 static const struct explore_harness *const harnesses[] = {
 	&get_vs_deactivate, &op_vs_unplug, &read_vs_unplug, &reads_held,

@@ -1,9 +1,9 @@
 /* test_kobject.c - stage 3's kobjects and their parents: the reference the core takes, and gives back. */
 #include <string.h>
-#include "kobject.h"
+#include <kobject.h>
 #include "ktest.h"
-#include "sysfs_internal.h"
-#include "../stage3/active_tree.h"	/* found through -Itests/lib: the overlay build uses -I- */
+#include <sysfs_internal.h>
+#include "../stage3/active_tree.h"	/* spelt as tests/stage4 spells it */
 
 /*
  * kobject_add() takes a reference on the parent for the child.  Stage 3's

@@ -7,15 +7,15 @@
 #include <unistd.h>
 #include <valgrind/valgrind.h>
 #include "delay.h"
-#include "device.h"
+#include <device.h>
 #include "exercise.h"
 #include "hotplug.h"
 #include "ktest.h"
 #include "module.h"
 #include "oops.h"
-#include "sysfs.h"
+#include <sysfs.h>
 #if KSIM_STAGE >= 4
-#include "pci.h"
+#include <pci.h>
 #endif
 #include "task.h"
 #include "vfs.h"

@@ -1,12 +1,12 @@
 /* test_sysfs_dir.c - the directory operations a driver calls: what stage 3's sysfs promises them. */
 #include <stdio.h>
 #include <string.h>
-#include "device.h"
+#include <device.h>
 #include "ktest.h"
 #include "slab.h"
-#include "sysfs_internal.h"
+#include <sysfs_internal.h>
 #include "vfs.h"
-#include "../stage3/active_tree.h"	/* found through -Itests/lib: the overlay build uses -I- */
+#include "../stage3/active_tree.h"	/* spelt as tests/stage4 spells it */
 
 /*
  * These are given code, not exercises; each test pins a behaviour a

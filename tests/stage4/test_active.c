@@ -8,14 +8,14 @@
 #include "ktest.h"
 #include "oops.h"
 #include "slab.h"
-#include "device.h"
-#include "sysfs_internal.h"
-#include "sysfs_self.h"
+#include <device.h>
+#include <sysfs_internal.h>
+#include <sysfs_self.h>
 #include "task.h"
 #include "vfs.h"
 #include "watchdog.h"
 
-#include "../stage3/active_tree.h"	/* found through -Itests/lib: the overlay build uses -I- */
+#include "../stage3/active_tree.h"
 
 /* Stage 4's tests wait in the drain: the watchdog names what they wait on. */
 static void boot(void)

@@ -1,10 +1,10 @@
 /* test_explore.c - stage 4's active reference and remove_self under schedules nobody scripted. */
 #include <string.h>
 #include "lockdep.h"
-#include "pci.h"
+#include <pci.h>
 #include "vfs.h"
 #include "watchdog.h"
-#include "../stage3/active_harness.h"	/* through -Itests/lib: the overlay build uses -I- */
+#include "../stage3/active_harness.h"
 
 /* ---- two sysfs_remove_self() callers and an unplug ---- */
 
