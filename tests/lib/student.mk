@@ -59,3 +59,26 @@ CHECK_TARGETS += check-hints
 check-hints:
 	$(Q)code/tools/check-hints.sh
 	$(Q)code/tools/check-hints-test.sh $(BUILD)/hints-test
+
+# debug-stageN TEST=NAME | SCRIPT=FILE - one test of the stage's suites, or
+# one scenario, under gdb (tests/lib/debug.sh): your build, SOLUTIONS=1 the
+# reference.  The test runs in one process (CK_FORK=no) with a breakpoint on it.
+DEBUG_PACKAGES := gdb
+HELP += "debug-stageN     one test under gdb, in one process (TEST=name: make debug-stage1 TEST=kobject_get_takes_a_reference), or a scenario (SCRIPT=FILE)"
+define DEBUG_STAGE
+.PHONY: debug-stage$(1)
+debug-stage$(1): $(call stage_dir,$(1))/ksim $(if $(filter 1,$(SOLUTIONS)),$(S$(1)_solutions_TESTS),$(S$(1)_exercises_TESTS))
+	$(Q)code/tools/deps.sh $(DEBUG_PACKAGES)
+	$(Q)TEST="$(TEST)" SCRIPT="$(SCRIPT)" tests/lib/debug.sh $(1) $(call stage_dir,$(1))
+endef
+$(foreach n,$(STAGES),$(eval $(call DEBUG_STAGE,$(n))))
+
+# check-debug - make debug-stageN without a prompt (gdb -batch): the test's
+# breakpoint is reached in the suite's own process, and the test passes;
+# a scenario's oops stops at the fault.
+HELP += "check-debug      make debug-stageN's own test: a test and a scenario under gdb -batch (stage 1, the reference)"
+CHECK_TARGETS += check-debug
+.PHONY: check-debug
+check-debug: $(BUILD)/.deps-ok $(BUILD)/stage1/ksim $(S1_solutions_TESTS)
+	$(Q)code/tools/deps.sh $(DEBUG_PACKAGES)
+	$(Q)tests/lib/check-debug.sh $(BUILD)/stage1 $(BUILD)/check-debug
