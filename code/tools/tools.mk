@@ -52,3 +52,10 @@ bench-trace2dot: $(BUILD)/.deps-ok $(BUILD)/tools/trace2dot $(BUILD)/tools/trace
 CHECK_TARGETS += check-tools
 HELP += "check-tools      trace2dot's tests"
 HELP += "bench-trace2dot  time trace2dot on 1,000,000 events: a synthetic trace and a traced stress run"
+
+# check-citations - no tracked file cites a note outside the repository.
+CHECK_TARGETS += check-citations
+HELP += "check-citations  no comment, test, script or page cites a file outside the repository"
+.PHONY: check-citations
+check-citations:
+	$(Q)code/tools/check-citations.sh
