@@ -223,6 +223,16 @@ overlay_env = $(foreach n,$(STAGES),$(foreach own,solutions,\
 check-overlay: $(BUILD)/.deps-ok
 	$(Q)CC="$(CC)" $(overlay_env) tests/lib/check-overlay.sh $(BUILD)/check-overlay
 
+# check-clang - everything built with clang, each stage graded with it
+# (code/tools/check-clang.sh).  Not part of make check, which would then
+# install clang (about 220 MB) on every student's machine; CI runs it after.
+CLANG_PACKAGES := clang
+HELP += "check-clang      build with CC=clang (-Werror) and grade every stage's reference with it; CI runs it (installs clang)"
+.PHONY: check-clang
+check-clang: $(BUILD)/.deps-ok
+	$(Q)code/tools/deps.sh $(CLANG_PACKAGES)
+	$(Q)MAKE="$(MAKE)" code/tools/check-clang.sh
+
 # stage_dir(N) - the build SOLUTIONS= selects: the reference or the student's.
 stage_dir = $(if $(filter 1,$(SOLUTIONS)),$(BUILD)/stage$(1),$(BUILD)/student/stage$(1))
 

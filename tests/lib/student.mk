@@ -82,3 +82,14 @@ CHECK_TARGETS += check-debug
 check-debug: $(BUILD)/.deps-ok $(BUILD)/stage1/ksim $(S1_solutions_TESTS)
 	$(Q)code/tools/deps.sh $(DEBUG_PACKAGES)
 	$(Q)tests/lib/check-debug.sh $(BUILD)/stage1 $(BUILD)/check-debug
+
+# check-warnings - a submission with a warning still builds, runs its tests
+# and is graded, the warning reported (the reference's flags refuse it).
+# The grader's prebuilt objects are prerequisites, as for check-grade, so
+# make check's build step makes them, not two checks at once.
+HELP += "check-warnings   a student's code with a warning: built, tested, graded, the warning reported"
+CHECK_TARGETS += check-warnings
+.PHONY: check-warnings
+check-warnings: $(BUILD)/.deps-ok $(BUILD)/tools/gradefmt $(GRADE_PREBUILD) $(GRADE_PREBUILD_STUDENT)
+	$(Q)CC="$(CC)" REF_CFLAGS="$(S1_solutions_CFLAGS)" GRADEFMT=$(abspath $(BUILD))/tools/gradefmt \
+	  tests/lib/check-warnings.sh $(BUILD)/check-warnings
