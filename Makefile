@@ -398,7 +398,7 @@ check:
 HELP += "help             this list"
 .PHONY: help
 help:
-	@printf '%s\n' "Targets (make TARGET [SOLUTIONS=1] [SAN=address|thread|undefined]):" $(HELP) | sed 's/^\([a-z]\)/  \1/'
+	@printf '%s\n' "Targets (make TARGET [SOLUTIONS=1] [SAN=address|thread|undefined] [CC=clang] [V=1] [CFLAGS=...]):" $(HELP) | sed 's/^\([a-z]\)/  \1/'
 
 .PHONY: clean
 HELP += "clean            remove build/"
