@@ -28,7 +28,7 @@ command -v "${gdb%% *}" >/dev/null || { echo "debug-stage$n: $gdb is not install
 [ -n "$test$script" ] || usage
 batch=()
 [ "${GDB_BATCH:-0}" = 1 ] && batch=(-batch -ex run -ex 'bt 3' -ex continue)
-export KSIM_DIR=$dir KSIM_MODULE_DIR=$dir
+export KSIM_DIR=$dir	# as check-stageN runs the suites (with KSIM, below)
 
 if [ -n "$script" ]; then
 	[ -f "$script" ] || { echo "debug-stage$n: no scenario $script" >&2; exit 2; }
