@@ -275,7 +275,10 @@ check-exercises:
 	@# The first thing a student runs is make check-stageN on the skeleton: it must build.
 	$(Q)$(MAKE) --no-print-directory -s $(foreach n,$(STAGES),$(BUILD)/student/stage$(n)/ksim $(S$(n)_exercises_TESTS)) \
 		>/dev/null || { echo "check-exercises: a skeleton in exercises/ does not build (see above)" >&2; exit 1; }
-	@echo "check-exercises: every stage's skeleton builds, with its tests"
+	@# A student's build goes on past a warning; a skeleton must not have one.
+	$(Q)! cat $(foreach n,$(STAGES),$(S$(n)_exercises_WARNINGS)) 2>/dev/null | grep -A 3 ': warning: ' || { \
+		echo "check-exercises: a skeleton in exercises/ compiles with warnings (above)" >&2; exit 1; }
+	@echo "check-exercises: every stage's skeleton builds, with its tests, without a warning"
 
 # ---------------------------------------------------------------- checking a stage
 # How a tool wraps ksim and the suites: nothing natively, setarch -R for
