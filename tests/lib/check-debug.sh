@@ -30,10 +30,12 @@ fi
 # ---- 2. the control: fork mode never stops there
 sed 's/^export CK_FORK=no /export /' tests/lib/debug.sh >"$work/debug-fork.sh"
 GDB_BATCH=1 TEST=$t timeout 120 bash "$work/debug-fork.sh" 1 "$dir" >"$work/fork.out" 2>&1
-if ! grep -q "^Breakpoint 1, ${t}_fn" "$work/fork.out" && grep -qE '^100%: Checks: [0-9]+, Failures: 0' "$work/fork.out"; then
+# (Only the stop is looked at: in fork mode the case's tests have their time
+# limits, which a test of two spinning tasks can overrun on a busy host.)
+if ! grep -q "^Breakpoint 1, ${t}_fn" "$work/fork.out" && grep -qE '^[0-9]+%: Checks: [0-9]+' "$work/fork.out"; then
 	ok "the control: in Check's fork mode the test runs in a child and gdb never stops in it"
 else
-	bad "the control: without CK_FORK=no, gdb stopped in the test (or the test failed):"; tail -n 20 "$work/fork.out" | sed 's/^/    /'
+	bad "the control: without CK_FORK=no, gdb stopped in the test (or the suite did not run):"; tail -n 20 "$work/fork.out" | sed 's/^/    /'
 fi
 
 # ---- 3. a scenario that oopses
