@@ -8,6 +8,8 @@
 #   build/tests/...         Check suites
 # SAN=address|thread|undefined builds everything under build/san-$(SAN)/ instead;
 # SAN=address+undefined both of those in one build (what make check runs).
+# A compiler other than gcc builds under build/cc-NAME/ (make CC=clang:
+# build/cc-clang/stageN/ksim, build/cc-clang/san-$(SAN)/ with SAN).
 
 .DEFAULT_GOAL := all
 SHELL := /bin/bash
@@ -17,11 +19,17 @@ STAGES := 1 2 3 4
 SOLUTIONS ?= 0
 SAN ?=
 
+# The compiler: gcc unless CC is given (make CC=clang, or CC in the
+# environment); both build everything with the same flags.  Each compiler
+# has a tree of its own, so CC=clang never reuses gcc's objects.
+ifeq ($(origin CC),default)
+CC := gcc
+endif
+BUILD := build$(if $(filter gcc,$(CC)),,/cc-$(notdir $(firstword $(CC))))
 ifeq ($(SAN),)
-BUILD := build
 SANFLAGS :=
 else
-BUILD := build/san-$(SAN)
+BUILD := $(BUILD)/san-$(SAN)
 # SAN_LIST: the sanitizers of SAN (address+undefined: two).
 comma := ,
 SAN_LIST := $(subst +, ,$(SAN))
@@ -31,11 +39,39 @@ SANFLAGS := -fsanitize=$(subst +,$(comma),$(SAN)) -fno-sanitize-recover=all -DKS
 	$(if $(filter address,$(SAN_LIST)),-DKSIM_SLAB_MALLOC=1)
 endif
 
-CC := gcc
-CFLAGS := -std=gnu11 -D_GNU_SOURCE -Wall -Wextra -Werror -g -O1 -fno-omit-frame-pointer \
-	-fno-optimize-sibling-calls -pthread -Icode/kernel $(SANFLAGS)
+# Call traces are part of what the tests check (a lockdep report names
+# the function that took the lock, an oops the one that faulted), so every
+# compiler keeps a function that is not marked inline a frame of its own, as
+# gcc's -O1 does for one called from outside its file: clang's -O1 would
+# inline it into a caller in the same file.
+CC_INLINE := $(if $(filter gcc,$(CC)),,$(if $(findstring clang,$(shell $(CC) --version 2>/dev/null | head -n 1)),\
+	-finline-hint-functions))
+# V=1 prints every command; by default a recipe prints what it makes.
+Q := $(if $(filter 1,$(V)),,@)
+
+# The flags are ours followed by the user's: CFLAGS, CPPFLAGS and LDFLAGS
+# given on the command line or in the environment add to ours (CFLAGS=-O2
+# comes after our -O1, so it wins) instead of replacing them.  The user's
+# are kept as given in KSIM_USER_*, exported: a make that this one starts
+# (check-stageN, make check, the grader's copy) adds them once, not to a
+# CFLAGS that already holds ours.
+ifndef KSIM_USER_FLAGS
+export KSIM_USER_FLAGS := 1
+export KSIM_USER_CFLAGS := $(CFLAGS)
+export KSIM_USER_CPPFLAGS := $(CPPFLAGS)
+export KSIM_USER_LDFLAGS := $(LDFLAGS)
+endif
+KSIM_CFLAGS := -std=gnu11 -D_GNU_SOURCE -Icode/kernel $(KSIM_USER_CPPFLAGS) -Wall -Wextra -g -O1 \
+	-fno-omit-frame-pointer -fno-optimize-sibling-calls -pthread $(SANFLAGS) $(CC_INLINE)
+# Warnings are errors in our code: the kernel, the tools, the tests, the
+# reference solutions.  A student's build (build/student/, STUDENT_WERROR)
+# shows them and goes on: a compiler newer than ours may warn about a
+# correct exercise, and check-stageN reports the warnings with the tally.
+override CFLAGS := $(KSIM_CFLAGS) -Werror $(KSIM_USER_CFLAGS)
+STUDENT_WERROR :=
+STUDENT_CFLAGS := $(KSIM_CFLAGS) $(STUDENT_WERROR) $(KSIM_USER_CFLAGS)
 # -z now: symbols bound at start, not in each explorer run's forked process (tests/lib/explore.c).
-LDFLAGS := -pthread -rdynamic -Wl,-z,now $(SANFLAGS)
+override LDFLAGS := -pthread -rdynamic -Wl,-z,now $(SANFLAGS) $(KSIM_USER_LDFLAGS)
 LDLIBS := -ldl
 MODFLAGS := -fPIC -DKSIM_MODULE
 # Check's flags, asked of pkg-config once, when first used: not when the
@@ -63,7 +99,7 @@ BOOK_CHECK_PACKAGES := poppler-utils epubcheck
 HELP += "deps             install the Debian packages the workbook needs (apt-get as root; else prints the command)"
 .PHONY: deps
 deps:
-	@code/tools/deps.sh $(DEB_PACKAGES) $(BOOK_PACKAGES) $(BOOK_CHECK_PACKAGES)
+	$(Q)code/tools/deps.sh $(DEB_PACKAGES) $(BOOK_PACKAGES) $(BOOK_CHECK_PACKAGES)
 
 # DEPS_STAMP(stamp, packages) - a stamp that targets depend on.  It holds the
 # list it was made for, so a tree built before a package joined the list runs
@@ -73,8 +109,8 @@ ifneq ($$(strip $$(file < $(1))),$$(strip $(2)))
 .PHONY: $(1)
 endif
 $(1):
-	@code/tools/deps.sh $(2)
-	@mkdir -p $$(@D) && echo "$$(strip $(2))" > $$@
+	$(Q)code/tools/deps.sh $(2)
+	$(Q)mkdir -p $$(@D) && echo "$$(strip $(2))" > $$@
 endef
 $(eval $(call DEPS_STAMP,$(BUILD)/.deps-ok,$(DEB_PACKAGES)))
 $(eval $(call DEPS_STAMP,build/.deps-book-ok,$(BOOK_PACKAGES)))
@@ -88,11 +124,11 @@ SHELL_OBJ := $(patsubst code/shell/%.c,$(BUILD)/shell/%.o,$(SHELL_SRC))
 KERNEL_HDR := $(wildcard code/kernel/*.h)
 
 $(BUILD)/kernel/%.o: code/kernel/%.c $(KERNEL_HDR)
-	@mkdir -p $(@D)
+	$(Q)mkdir -p $(@D)
 	$(CC) $(CFLAGS) -c $< -o $@
 
 $(BUILD)/shell/%.o: code/shell/%.c $(KERNEL_HDR) $(wildcard code/shell/*.h)
-	@mkdir -p $(@D)
+	$(Q)mkdir -p $(@D)
 	$(CC) $(CFLAGS) -Icode/shell -c $< -o $@
 
 # ---------------------------------------------------------------- stages
@@ -112,30 +148,33 @@ overlay = $(strip $(foreach f,$(sort $(notdir $(foreach l,$(call stage_layers,$(
 	$(lastword $(foreach l,$(call stage_layers,$(1),$(2)),$(wildcard $(l)/$(3)$(f))))))
 overlay_hdr = $(foreach l,$(call stage_layers,$(1),$(2)),$(wildcard $(l)/*.h))
 # Headers: the highest layer first, so a stage's own sysfs.h wins over stage 1's.
-# -I- makes that hold for headers included by lower-layer files too: without
-# it gcc looks in the including file's own directory first, so
-# code/stage1/device.h would get code/stage1/sysfs.h even where stage 3 has
-# its own.  (-iquote cannot switch that off; gcc calls -I- obsolete in a
-# note on every compile, which OVERLAY_CC filters out.)  <valgrind/helgrind.h>
-# relies on that lookup for its own "valgrind.h": -idirafter gives it back.
+# That holds for headers included by lower-layer files too because a
+# stage's files include every header as <name.h>, which the compiler looks
+# up in the -I directories only; "name.h" would look first in the including
+# file's own directory, and code/stage1/device.c would get
+# code/stage1/sysfs.h even where stage 3 has its own.  (The kernel's files
+# do the same: <linux/sysfs.h>.)  check-overlay checks it on every build.
 reverse = $(if $(1),$(call reverse,$(wordlist 2,$(words $(1)),$(1))) $(firstword $(1)))
-VALGRIND_INC := $(patsubst -I%,-idirafter %,$(shell pkg-config --cflags-only-I valgrind 2>/dev/null))
-overlay_inc = $(foreach l,$(call reverse,$(call stage_layers,$(1),$(2))),-I$(l)) -I- $(VALGRIND_INC)
-OVERLAY_CC = $(CC) 2> >(grep -v "obsolete option .-I-. used" >&2)
+overlay_inc = $(foreach l,$(call reverse,$(call stage_layers,$(1),$(2))),-I$(l))
 
 # STAGE_RULES(N, own, dir, SOLUTIONS-value)
+# A student's build (SOLUTIONS-value 0) compiles with STUDENT_CFLAGS and
+# keeps what the compiler said about each file next to its object
+# (NAME.o.warnings, NAME.so.warnings), so check-stageN can report the
+# warnings of a build whose objects are older than this run.
 define STAGE_RULES
 S$(1)_$(2)_SRC := $$(call overlay,$(1),$(2),)
 S$(1)_$(2)_MODSRC := $$(call overlay,$(1),$(2),modules/)
 S$(1)_$(2)_MODS := $$(patsubst %.c,$(3)/%.so,$$(notdir $$(S$(1)_$(2)_MODSRC)))
 S$(1)_$(2)_HDR := $$(call overlay_hdr,$(1),$(2)) $$(KERNEL_HDR)
-S$(1)_$(2)_CFLAGS := $$(CFLAGS) $$(call overlay_inc,$(1),$(2)) -DKSIM_STAGE=$(1) -DKSIM_SOLUTIONS=$(4)
+S$(1)_$(2)_CFLAGS := $$(if $$(filter 0,$(4)),$$(STUDENT_CFLAGS),$$(CFLAGS)) $$(call overlay_inc,$(1),$(2)) \
+	-DKSIM_STAGE=$(1) -DKSIM_SOLUTIONS=$(4)
 
 # ksim is the runner linked with the stage's objects, all of them (modules
 # call into the stage by name), compiled once for it and the Check suites.
 $(3)/ksim: $$(KERNEL_OBJ) $$(SHELL_OBJ) $(3)/stage.a $$(S$(1)_$(2)_MODS)
-	@mkdir -p $$(@D)
-	@$$(CC) $$(S$(1)_$(2)_CFLAGS) -o $$@ $$(KERNEL_OBJ) $$(SHELL_OBJ) \
+	$(Q)mkdir -p $$(@D)
+	$$(Q)$$(CC) $$(S$(1)_$(2)_CFLAGS) -o $$@ $$(KERNEL_OBJ) $$(SHELL_OBJ) \
 		-Wl,--whole-archive $(3)/stage.a -Wl,--no-whole-archive $$(LDFLAGS) $$(LDLIBS) \
 		|| { echo "BUILD ERROR: stage $(1) ($(2)) does not link; fix the first error above." >&2; false; }
 	@echo "  LD      $$@"
@@ -145,30 +184,34 @@ $(3)/ksim: $$(KERNEL_OBJ) $$(SHELL_OBJ) $(3)/stage.a $$(S$(1)_$(2)_MODS)
 # own file only and make -j compiles a stage's files side by side.
 S$(1)_$(2)_DIR := $(3)
 S$(1)_$(2)_OBJ := $$(patsubst %.c,$(3)/obj/%.o,$$(notdir $$(S$(1)_$(2)_SRC)))
+S$(1)_$(2)_WARNINGS := $$(S$(1)_$(2)_OBJ:=.warnings) $$(S$(1)_$(2)_MODS:=.warnings)
 $(3)/stage.a: $$(S$(1)_$(2)_OBJ)
-	@rm -f $$@
+	$(Q)rm -f $$@
 	@echo "  AR      $$@"
-	@ar rcs $$@ $$(S$(1)_$(2)_OBJ)
+	$$(Q)ar rcs $$@ $$(S$(1)_$(2)_OBJ)
 
 $(3)/%.so: $$(S$(1)_$(2)_HDR) $$(S$(1)_$(2)_MODSRC)
-	@mkdir -p $$(@D)
-	@$$(OVERLAY_CC) $$(S$(1)_$(2)_CFLAGS) $$(MODFLAGS) -shared -o $$@ $$(filter %/$$*.c,$$(S$(1)_$(2)_MODSRC)) \
+	$(Q)mkdir -p $$(@D)
+	$$(Q)$$(call KEEP_WARNINGS,$$(CC) $$(S$(1)_$(2)_CFLAGS) $$(MODFLAGS) -shared -o $$@ $$(filter %/$$*.c,$$(S$(1)_$(2)_MODSRC))) \
 		|| { echo "BUILD ERROR: module $$* of stage $(1) ($(2)) does not compile." >&2; false; }
 	@echo "  MOD     $$@"
 
 # Check suites: tests/stageN/test_*.c, linked with the kernel and the stage.
 S$(1)_$(2)_TESTS := $$(patsubst tests/stage$(1)/%.c,$(3)/tests/%,$$(wildcard tests/stage$(1)/test_*.c))
 $(3)/tests/%: tests/stage$(1)/%.c $$(wildcard tests/lib/*.h tests/stage*/*.h) $(3)/stage.a $$(KERNEL_OBJ) $$(TESTLIB_OBJ)
-	@mkdir -p $$(@D)
-	@$$(OVERLAY_CC) $$(S$(1)_$(2)_CFLAGS) -Itests/lib $$(CHECK_CFLAGS) -o $$@ $$< $(3)/stage.a $$(KERNEL_OBJ) $$(TESTLIB_OBJ) \
+	$(Q)mkdir -p $$(@D)
+	$$(Q)$$(CC) $$(S$(1)_$(2)_CFLAGS) -Itests/lib $$(CHECK_CFLAGS) -o $$@ $$< $(3)/stage.a $$(KERNEL_OBJ) $$(TESTLIB_OBJ) \
 		$$(LDFLAGS) $$(CHECK_LIBS) $$(LDLIBS) \
 		|| { echo "BUILD ERROR: test $$* of stage $(1) does not compile against $(2)/." >&2; false; }
 	@echo "  TEST    $$@"
 endef
+# KEEP_WARNINGS(command) - run a compiler command whose target is $@,
+# showing what it says and keeping it in $@.warnings (empty: nothing said).
+KEEP_WARNINGS = { $(1) 2>$@.warnings; rc=$$?; cat $@.warnings >&2; [ $$rc = 0 ]; }
 TESTLIB_SRC := $(wildcard tests/lib/*.c)
 TESTLIB_OBJ := $(patsubst tests/lib/%.c,$(BUILD)/tests/lib/%.o,$(TESTLIB_SRC))
 $(BUILD)/tests/lib/%.o: tests/lib/%.c $(wildcard tests/lib/*.h) $(KERNEL_HDR)
-	@mkdir -p $(@D)
+	$(Q)mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(CHECK_CFLAGS) -Itests/lib -c $< -o $@
 
 $(foreach n,$(STAGES),$(eval $(call STAGE_RULES,$(n),solutions,$(BUILD)/stage$(n),1)))
@@ -177,12 +220,34 @@ $(foreach n,$(STAGES),$(eval $(call STAGE_RULES,$(n),exercises,$(BUILD)/student/
 # STAGE_OBJ(N, own, source) - one object of stage N's stage.a.
 define STAGE_OBJ
 $(S$(1)_$(2)_DIR)/obj/$(notdir $(3:.c=.o)): $(3) $$(S$(1)_$(2)_HDR)
-	@mkdir -p $$(@D)
-	@$$(OVERLAY_CC) $$(S$(1)_$(2)_CFLAGS) -c $$< -o $$@ \
+	$(Q)mkdir -p $$(@D)
+	$$(Q)$$(call KEEP_WARNINGS,$$(CC) $$(S$(1)_$(2)_CFLAGS) -c $$< -o $$@) \
 		|| { echo "BUILD ERROR: stage $(1) ($(2)) does not compile; fix the first error above." >&2; false; }
 endef
 $(foreach n,$(STAGES),$(foreach own,solutions exercises,$(foreach c,$(S$(n)_$(own)_SRC),\
 	$(eval $(call STAGE_OBJ,$(n),$(own),$(c))))))
+
+# check-overlay - each stage's files get the highest
+# layer's headers (tests/lib/check-overlay.sh), as the compiler reports them.
+HELP += "check-overlay    every header a stage's build includes is its highest layer's (with the compiler CC=)"
+CHECK_TARGETS += check-overlay
+.PHONY: check-overlay
+overlay_env = $(foreach n,$(STAGES),$(foreach own,solutions,\
+	LAYERS_$(n)_$(own)="$(call stage_layers,$(n),$(own))" \
+	CFLAGS_$(n)_$(own)="$(S$(n)_$(own)_CFLAGS) -Itests/lib $(CHECK_CFLAGS)" \
+	SOURCES_$(n)_$(own)="$(S$(n)_$(own)_SRC) $(S$(n)_$(own)_MODSRC) $(wildcard tests/stage$(n)/test_*.c)"))
+check-overlay: $(BUILD)/.deps-ok
+	$(Q)CC="$(CC)" $(overlay_env) tests/lib/check-overlay.sh $(BUILD)/check-overlay
+
+# check-clang - everything built with clang, each stage graded with it
+# (code/tools/check-clang.sh).  Not part of make check, which would then
+# install clang (about 220 MB) on every student's machine; CI runs it after.
+CLANG_PACKAGES := clang
+HELP += "check-clang      build with CC=clang (-Werror) and grade every stage's reference with it; CI runs it (installs clang)"
+.PHONY: check-clang
+check-clang: $(BUILD)/.deps-ok
+	$(Q)code/tools/deps.sh $(CLANG_PACKAGES)
+	$(Q)MAKE="$(MAKE)" code/tools/check-clang.sh
 
 # stage_dir(N) - the build SOLUTIONS= selects: the reference or the student's.
 stage_dir = $(if $(filter 1,$(SOLUTIONS)),$(BUILD)/stage$(1),$(BUILD)/student/stage$(1))
@@ -198,10 +263,10 @@ DEMO_SRC := $(wildcard tests/kernel/demo/*.c)
 DEMO_MODSRC := $(wildcard tests/kernel/demo/modules/*.c)
 DEMO_MODS := $(patsubst tests/kernel/demo/modules/%.c,$(BUILD)/stage0/%.so,$(DEMO_MODSRC))
 $(BUILD)/stage0/ksim: $(KERNEL_OBJ) $(SHELL_OBJ) $(DEMO_SRC) $(KERNEL_HDR) | $(DEMO_MODS)
-	@mkdir -p $(@D)
+	$(Q)mkdir -p $(@D)
 	$(CC) $(CFLAGS) -Itests/kernel/demo -o $@ $(KERNEL_OBJ) $(SHELL_OBJ) $(DEMO_SRC) $(LDFLAGS) $(LDLIBS)
 $(BUILD)/stage0/%.so: tests/kernel/demo/modules/%.c $(KERNEL_HDR) $(wildcard tests/kernel/demo/*.h)
-	@mkdir -p $(@D)
+	$(Q)mkdir -p $(@D)
 	$(CC) $(CFLAGS) -Itests/kernel/demo $(MODFLAGS) -shared -o $@ $<
 
 include $(sort $(wildcard code/tools/*.mk code/bench/*.mk tests/*/*.mk chapters/*.mk figures/*.mk code/realkernel/*.mk))
@@ -212,21 +277,24 @@ include $(sort $(wildcard code/tools/*.mk code/bench/*.mk tests/*/*.mk chapters/
 HELP += "exercises        regenerate exercises/ from the fenced solutions/"
 .PHONY: exercises check-exercises
 exercises:
-	@for d in solutions/stage*; do code/tools/mkexercises.sh $$d exercises/$${d#solutions/} || exit 2; done
+	$(Q)for d in solutions/stage*; do code/tools/mkexercises.sh $$d exercises/$${d#solutions/} || exit 2; done
 	@echo "exercises/ regenerated from solutions/"
 HELP += "check-exercises  fail if exercises/ is stale or a skeleton does not build (CI runs it)"
 CHECK_TARGETS += check-exercises
 check-exercises:
-	@rm -rf $(BUILD)/exercises-fresh && mkdir -p $(BUILD)/exercises-fresh
-	@for d in solutions/stage*; do code/tools/mkexercises.sh $$d $(BUILD)/exercises-fresh/$${d#solutions/} || exit 2; done
-	@diff -r exercises $(BUILD)/exercises-fresh >/dev/null 2>&1 || { \
+	$(Q)rm -rf $(BUILD)/exercises-fresh && mkdir -p $(BUILD)/exercises-fresh
+	$(Q)for d in solutions/stage*; do code/tools/mkexercises.sh $$d $(BUILD)/exercises-fresh/$${d#solutions/} || exit 2; done
+	$(Q)diff -r exercises $(BUILD)/exercises-fresh >/dev/null 2>&1 || { \
 		diff -r exercises $(BUILD)/exercises-fresh | head -20; \
 		echo "check-exercises: exercises/ is stale; run 'make exercises' and commit it" >&2; exit 1; }
 	@echo "check-exercises: exercises/ matches solutions/"
 	@# The first thing a student runs is make check-stageN on the skeleton: it must build.
-	@$(MAKE) --no-print-directory -s $(foreach n,$(STAGES),$(BUILD)/student/stage$(n)/ksim $(S$(n)_exercises_TESTS)) \
+	$(Q)$(MAKE) --no-print-directory -s $(foreach n,$(STAGES),$(BUILD)/student/stage$(n)/ksim $(S$(n)_exercises_TESTS)) \
 		>/dev/null || { echo "check-exercises: a skeleton in exercises/ does not build (see above)" >&2; exit 1; }
-	@echo "check-exercises: every stage's skeleton builds, with its tests"
+	@# A student's build goes on past a warning; a skeleton must not have one.
+	$(Q)! cat $(foreach n,$(STAGES),$(S$(n)_exercises_WARNINGS)) 2>/dev/null | grep -A 3 ': warning: ' || { \
+		echo "check-exercises: a skeleton in exercises/ compiles with warnings (above)" >&2; exit 1; }
+	@echo "check-exercises: every stage's skeleton builds, with its tests, without a warning"
 
 # ---------------------------------------------------------------- checking a stage
 # How a tool wraps ksim and the suites: nothing natively, setarch -R for
@@ -255,9 +323,9 @@ SAN_ENV := ASAN_OPTIONS=detect_leaks=0:abort_on_error=0:exitcode=3 \
 KSIM_SCHED ?= nonpreemptive
 KSIM_SCHED_ARGS = $(if $(KSIM_SCHED),--sched $(KSIM_SCHED))
 # RUN_STAGE_TESTS(N, dir, variant) - the recipe that grades one build of stage N.
-RUN_STAGE_TESTS = @KSIM="$(RUN_PREFIX) $(2)/ksim $(KSIM_SCHED_ARGS)" KSIM_DIR=$(2) $(SAN_ENV) \
+RUN_STAGE_TESTS = $(Q)KSIM="$(RUN_PREFIX) $(2)/ksim $(KSIM_SCHED_ARGS)" KSIM_DIR=$(2) $(SAN_ENV) \
 	  tests/lib/runtests.sh "check-stage$(1)$(if $(filter solutions,$(3)), SOLUTIONS=1)$(if $(SAN), SAN=$(SAN))" \
-	  $(if $(filter exercises,$(3)),--exercises exercises/stage$(1)) \
+	  $(if $(filter exercises,$(3)),--exercises exercises/stage$(1) --warnings "$(S$(1)_exercises_WARNINGS)") \
 	  $(if $(SAN_SKIP_TABLES),,$(addprefix --scenarios ,$(wildcard tests/stage$(1)/scenarios.tsv))) \
 	  $(filter-out $(SAN_SKIP),$(S$(1)_$(3)_TESTS))
 # The explorer's suites under ThreadSanitizer: nothing to see, and a hazard.
@@ -281,7 +349,7 @@ define CHECK_STAGE
 .PHONY: check-stage$(1) check-stage$(1)-reference
 # A build that fails still ends with the tally line (0 passed, 1 failed).
 check-stage$(1): $(BUILD)/.deps-ok
-	@$$(MAKE) --no-print-directory $(call stage_dir,$(1))/ksim \
+	$(Q)$$(MAKE) --no-print-directory $(call stage_dir,$(1))/ksim \
 	  $$(if $$(filter 1,$$(SOLUTIONS)),$$(S$(1)_solutions_TESTS),$$(S$(1)_exercises_TESTS)) \
 	  || { echo "check-stage$(1)$(if $(filter 1,$(SOLUTIONS)), SOLUTIONS=1): build failed, 0 passed, 1 failed"; exit 1; }
 	$$(call RUN_STAGE_TESTS,$(1),$(call stage_dir,$(1)),$(if $(filter 1,$(SOLUTIONS)),solutions,exercises))
@@ -292,7 +360,7 @@ check-stage$(1)-reference: $(BUILD)/.deps-ok $(BUILD)/stage$(1)/ksim $$(S$(1)_so
 .PHONY: helgrind-stage$(1) drd-stage$(1) memcheck-stage$(1)
 # The student's build, unless SOLUTIONS=1; valgrind.sh says which it ran.
 helgrind-stage$(1) drd-stage$(1) memcheck-stage$(1): %-stage$(1): $(BUILD)/.deps-ok $(call stage_dir,$(1))/ksim
-	@KSIM=$(call stage_dir,$(1))/ksim tests/lib/valgrind.sh $$* tests/stage$(1)/valgrind.tsv \
+	$(Q)KSIM=$(call stage_dir,$(1))/ksim tests/lib/valgrind.sh $$* tests/stage$(1)/valgrind.tsv \
 	  $(BUILD)/valgrind/$(if $(filter 1,$(SOLUTIONS)),stage$(1),student/stage$(1)) \
 	  $(if $(filter 1,$(SOLUTIONS)),--build "the reference: solutions/stage$(1)",\
 	    --student --build "your exercises/stage$(1); SOLUTIONS=1 runs the reference")
@@ -308,10 +376,10 @@ VALGRIND_STAGES := $(patsubst tests/stage%/valgrind.tsv,%,$(wildcard tests/stage
 CHECK_TARGETS += $(addprefix check-valgrind-stage,$(VALGRIND_STAGES))
 .PHONY: $(addprefix check-valgrind-stage,$(VALGRIND_STAGES))
 check-valgrind: $(BUILD)/.deps-ok
-	@fail=0; for n in $(VALGRIND_STAGES); do $(MAKE) --no-print-directory check-valgrind-stage$$n || fail=1; done; exit $$fail
+	$(Q)fail=0; for n in $(VALGRIND_STAGES); do $(MAKE) --no-print-directory check-valgrind-stage$$n || fail=1; done; exit $$fail
 define CHECK_VALGRIND_STAGE
 check-valgrind-stage$(1): $(BUILD)/.deps-ok $(BUILD)/stage$(1)/ksim
-	@fail=0; for tool in memcheck helgrind drd; do grep -q "^$$$$tool	" tests/stage$(1)/valgrind.tsv || continue; \
+	$(Q)fail=0; for tool in memcheck helgrind drd; do grep -q "^$$$$tool	" tests/stage$(1)/valgrind.tsv || continue; \
 	    KSIM=$(BUILD)/stage$(1)/ksim tests/lib/valgrind.sh $$$$tool tests/stage$(1)/valgrind.tsv $(BUILD)/valgrind/stage$(1) --quiet || fail=1; \
 	  done; exit $$$$fail
 endef
@@ -336,10 +404,10 @@ $(foreach n,$(VALGRIND_STAGES),$(eval $(call CHECK_VALGRIND_STAGE,$(n))))
 CHECK_FIRST := check-grade check-san-address+undefined check-valgrind-stage3 check-san-thread \
 	check-stage4-mistakes check-progress check-exercises check-book check-valgrind-stage4
 check:
-	@$(MAKE) --no-print-directory -s $(BUILD)/.deps-ok $(if $(SAN),,build/.deps-book-ok build/.deps-book-check-ok) || { \
+	$(Q)$(MAKE) --no-print-directory -s $(BUILD)/.deps-ok $(if $(SAN),,build/.deps-book-ok build/.deps-book-check-ok) || { \
 	  echo "make check: FAILED: the Debian packages are not all installed (above); nothing was checked"; \
 	  echo "0 passed, 1 failed"; exit 1; }
-	@d=$$(mktemp -d $(BUILD)/check.XXXXXX); \
+	$(Q)d=$$(mktemp -d $(BUILD)/check.XXXXXX); \
 	  KTEST_JOBS=$${KTEST_JOBS:-1} MAKE="$(MAKE)" CHECK_FIRST="$(CHECK_FIRST)" CHECK_SHOWN_DIR=$(BUILD)/check code/tools/checkrun.sh $$d $(CHECK_TARGETS); fail=$$?; \
 	  [ $$fail = 0 ] && echo "make check: all passed" || echo "make check: FAILED"; \
 	  code/tools/tally.sh $$d $$([ "$$(cat $$d/build.rc)" = 0 ] || cat $(patsubst %,$$d/%.rc,$(CHECK_TARGETS)) | grep -qvx 0 || echo build) $(CHECK_TARGETS); \
@@ -349,7 +417,7 @@ check:
 HELP += "help             this list"
 .PHONY: help
 help:
-	@printf '%s\n' "Targets (make TARGET [SOLUTIONS=1] [SAN=address|thread|undefined]):" $(HELP) | sed 's/^\([a-z]\)/  \1/'
+	@printf '%s\n' "Targets (make TARGET [SOLUTIONS=1] [SAN=address|thread|undefined] [CC=clang] [V=1] [CFLAGS=...]):" $(HELP) | sed 's/^\([a-z]\)/  \1/'
 
 .PHONY: clean
 HELP += "clean            remove build/"

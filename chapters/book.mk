@@ -51,30 +51,30 @@ ifeq ($(SAN),)
 BOOK_JOBS := $(shell n=$$(nproc 2>/dev/null || echo 2); [ $$n -gt 6 ] && n=6; echo $$n)
 .PHONY: book-stages
 book-stages: build/.deps-ok $(BOOK_KSIMS)
-	@:
+	$(Q):
 book:
-	@$(MAKE) --no-print-directory book-stages build/.deps-book-ok
-	@$(MAKE) --no-print-directory -j$(BOOK_JOBS) $(BOOK_HTML) $(BOOK_EPUB) $(BOOK_PDF)
+	$(Q)$(MAKE) --no-print-directory book-stages build/.deps-book-ok
+	$(Q)$(MAKE) --no-print-directory -j$(BOOK_JOBS) $(BOOK_HTML) $(BOOK_EPUB) $(BOOK_PDF)
 	@echo "book: $(BOOK_HTML) ($$(du -k $(BOOK_HTML) | cut -f1) KiB), .epub ($$(du -k $(BOOK_EPUB) | cut -f1) KiB), .pdf ($$(du -k $(BOOK_PDF) | cut -f1) KiB)"
 
 # One chapter: includes resolved, runs run.  The stages are order-only
 # prerequisites: built first if missing or stale; the .d file then makes a
 # changed ksim rebuild exactly the chapters that run it.
 $(BOOK_DIR)/json/%.json: chapters/%.md code/tools/include.lua | build/.deps-ok $(BOOK_KSIMS)
-	@mkdir -p $(@D)
-	@t=$@.$$$$.tmp; BOOK_DEPS=$(@:.json=.d) BOOK_TARGET=$@ BOOK_BUILD=build \
+	$(Q)mkdir -p $(@D)
+	$(Q)t=$@.$$$$.tmp; BOOK_DEPS=$(@:.json=.d) BOOK_TARGET=$@ BOOK_BUILD=build \
 		pandoc --from markdown --lua-filter code/tools/include.lua --to json -o $$t $< \
 		&& mv $$t $@ || { rm -f $$t; echo "book: $< does not build; see the lines above" >&2; exit 1; }
 	@echo "  BOOK    $<"
 -include $(BOOK_JSON:.json=.d)
 
 $(BOOK_HTML): $(BOOK_JSON) $(BOOK_FILTERS) $(BOOK_STYLE) $(wildcard figures/*.svg)
-	@t=$@.$$$$.tmp.html; $(PANDOC_BOOK) $(PANDOC_EMBED) -o $$t $(BOOK_JSON) && mv $$t $@ \
+	$(Q)t=$@.$$$$.tmp.html; $(PANDOC_BOOK) $(PANDOC_EMBED) -o $$t $(BOOK_JSON) && mv $$t $@ \
 		|| { rm -f $$t; echo "book: the chapters do not join into one book; see above" >&2; exit 1; }
 	@echo "  HTML    $@"
 
 $(BOOK_EPUB): $(BOOK_JSON) $(BOOK_FILTERS) $(BOOK_STYLE) $(wildcard figures/*.svg)
-	@t=$@.$$$$.tmp.epub; $(PANDOC_BOOK) $(PANDOC_SPLIT) -o $$t $(BOOK_JSON) && mv $$t $@ \
+	$(Q)t=$@.$$$$.tmp.epub; $(PANDOC_BOOK) $(PANDOC_SPLIT) -o $$t $(BOOK_JSON) && mv $$t $@ \
 		|| { rm -f $$t; echo "book: the EPUB does not build; see above" >&2; exit 1; }
 	@echo "  EPUB    $@"
 
@@ -84,29 +84,29 @@ $(BOOK_EPUB): $(BOOK_JSON) $(BOOK_FILTERS) $(BOOK_STYLE) $(wildcard figures/*.sv
 # reader follows) with the book's title and an outline of its chapters and
 # sections.  wkhtmltopdf did it before; Debian 13 no longer has it.
 $(BOOK_PDF): $(BOOK_HTML) code/tools/book-pdf.sh | build/.deps-book-ok
-	@code/tools/book-pdf.sh $(BOOK_HTML) $@
+	$(Q)code/tools/book-pdf.sh $(BOOK_HTML) $@
 	@echo "  PDF     $@"
 
 HELP += "check-tour-list  every run the tour announces is a scenarios.tsv row with the same exit (no runs)"
 CHECK_TARGETS += check-tour-list
 .PHONY: check-tour-list
 check-tour-list:
-	@code/tools/check-tour-list.sh $(STAGES)
+	$(Q)code/tools/check-tour-list.sh $(STAGES)
 
 CHECK_TARGETS += check-book
 check-book: book build/.deps-book-check-ok
-	@code/tools/check-book.sh $(BOOK_HTML) $(BOOK_CHAPTERS)
+	$(Q)code/tools/check-book.sh $(BOOK_HTML) $(BOOK_CHAPTERS)
 
 # Not in `make check`: the PDF needs Chromium already (BOOK_PACKAGES), but a
 # browser that opens the book and looks at every figure adds little to what
 # check-book reads from the HTML, and CI runs it after make check.
 check-book-browser: book
-	@code/tools/check-book-browser.sh $(BOOK_HTML) $(BOOK_DIR)/browser
+	$(Q)code/tools/check-book-browser.sh $(BOOK_HTML) $(BOOK_DIR)/browser
 
 # The tour builds what it needs itself, to tell a newcomer what it is doing;
 # it only needs the packages first.
 tour: build/.deps-ok build/.deps-book-ok
-	@MAKE="$(MAKE)" STAGES="$(STAGES)" code/tools/tour.sh
+	$(Q)MAKE="$(MAKE)" STAGES="$(STAGES)" code/tools/tour.sh
 else
 book check-book check-book-browser tour:
 	@echo "$@: the book and the tour show the plain reference build; run it without SAN=" >&2; exit 2

@@ -29,8 +29,8 @@ FIG_NAMES := $(shell sed 's/\#.*//' $(FIG_LIST) 2>/dev/null | awk 'NF >= 4 { pri
 FIG_SVGS := $(patsubst %,build/figures/%.svg,$(FIG_NAMES))
 
 build/figures/%.svg: figures/%.dot code/tools/render-figure.sh | build/.deps-ok
-	@mkdir -p $(@D)
-	@code/tools/render-figure.sh $< $@
+	$(Q)mkdir -p $(@D)
+	$(Q)code/tools/render-figure.sh $< $@
 
 HELP += "figures          rewrite figures/*.dot from traced runs of the scenarios (commit them) and draw them in build/figures/"
 HELP += "check-figures    fail if figures/*.dot is stale, or this Graphviz does not draw each one whole (CI runs it)"
@@ -38,28 +38,28 @@ HELP += "check-figures    fail if figures/*.dot is stale, or this Graphviz does 
 
 ifeq ($(SAN),)
 figures: $(FIG_DEPS)
-	@rm -rf build/figures-new
-	@$(MKFIGURES) build/figures-new build/figures-traces
+	$(Q)rm -rf build/figures-new
+	$(Q)$(MKFIGURES) build/figures-new build/figures-traces
 	@# Rewrite only what changed, and drop figures the list no longer names.
-	@for f in build/figures-new/*.dot; do \
+	$(Q)for f in build/figures-new/*.dot; do \
 	  cmp -s "$$f" "figures/$${f##*/}" || { cp "$$f" figures/ && echo "  FIG     figures/$${f##*/}"; }; done
-	@for f in figures/*.dot; do \
+	$(Q)for f in figures/*.dot; do \
 	  [ ! -e "$$f" ] || [ -e "build/figures-new/$${f##*/}" ] || { rm "$$f" && echo "  RM      $$f"; }; done
-	@$(MAKE) --no-print-directory -s $(FIG_SVGS)
+	$(Q)$(MAKE) --no-print-directory -s $(FIG_SVGS)
 	@echo "figures/ is up to date ($$(ls build/figures-new/*.dot | wc -l) figures, drawn in build/figures/ by $$(dot -V 2>&1 | sed 's/.*version \([^ ]*\).*/Graphviz \1/'))"
 
 CHECK_TARGETS += check-figures
 # The DOT, byte for byte (what the traces mean, as trace2dot draws them), then
 # each drawn by this machine's Graphviz, which must keep every node and edge.
 check-figures: $(FIG_DEPS)
-	@rm -rf build/figures-fresh
-	@$(MKFIGURES) build/figures-fresh build/figures-fresh-traces
-	@stale=$$( { ls figures/*.dot build/figures-fresh/*.dot | sed 's|.*/||' | sort | uniq -u; \
+	$(Q)rm -rf build/figures-fresh
+	$(Q)$(MKFIGURES) build/figures-fresh build/figures-fresh-traces
+	$(Q)stale=$$( { ls figures/*.dot build/figures-fresh/*.dot | sed 's|.*/||' | sort | uniq -u; \
 	  for f in build/figures-fresh/*.dot; do [ ! -e "figures/$${f##*/}" ] || cmp -s "$$f" "figures/$${f##*/}" || echo "$${f##*/}"; done; } | sort -u); \
 	  [ -z "$$stale" ] || { echo "$$stale" | head -20 | sed 's/^/  differs or is missing: /'; \
 	    echo "check-figures: figures/ is stale: run make figures and commit" >&2; exit 1; }
-	@for f in build/figures-fresh/*.dot; do code/tools/render-figure.sh "$$f" "$${f%.dot}.svg" || exit 1; done
-	@tests/tools/render-figure-test.sh
+	$(Q)for f in build/figures-fresh/*.dot; do code/tools/render-figure.sh "$$f" "$${f%.dot}.svg" || exit 1; done
+	$(Q)tests/tools/render-figure-test.sh
 	@echo "check-figures: figures/*.dot match the scenarios ($$(ls build/figures-fresh/*.dot | wc -l) figures)," \
 	  "and $$(dot -V 2>&1 | sed 's/.*version \([^ ]*\).*/Graphviz \1/') draws every node and edge of each"
 else

@@ -15,15 +15,15 @@ BENCH_PARTS := $(BENCH_DIR)/bench-kernel $(foreach n,$(STAGES),$(BENCH_DIR)/benc
 	$(BENCH_DIR)/bench-stage4-notrace
 
 $(BENCH_DIR)/bench-kernel: code/bench/bench_kernel.c code/bench/era_sizes.h $(BENCH_CORE) $(KERNEL_OBJ)
-	@mkdir -p $(@D)
-	@$(CC) $(CFLAGS) $(BENCH_CFLAGS) -o $@ $< code/bench/bench.c $(KERNEL_OBJ) $(LDFLAGS) $(LDLIBS)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) $(CFLAGS) $(BENCH_CFLAGS) -o $@ $< code/bench/bench.c $(KERNEL_OBJ) $(LDFLAGS) $(LDLIBS)
 	@echo "  BENCH   $@"
 
 # bench-stageN: the stage's own objects (stage.a), as the Check suites link them.
 define BENCH_STAGE
 $(BENCH_DIR)/bench-stage$(1): code/bench/bench_stage.c $(BENCH_CORE) $(BUILD)/stage$(1)/stage.a $(KERNEL_OBJ)
-	@mkdir -p $$(@D)
-	@$$(OVERLAY_CC) $$(S$(1)_solutions_CFLAGS) $(BENCH_CFLAGS) -o $$@ $$< code/bench/bench.c \
+	$(Q)mkdir -p $$(@D)
+	$$(Q)$$(CC) $$(S$(1)_solutions_CFLAGS) $(BENCH_CFLAGS) -o $$@ $$< code/bench/bench.c \
 		$(BUILD)/stage$(1)/stage.a $(KERNEL_OBJ) $(LDFLAGS) $(LDLIBS)
 	@echo "  BENCH   $$@"
 endef
@@ -31,20 +31,20 @@ $(foreach n,$(STAGES),$(eval $(call BENCH_STAGE,$(n))))
 
 # Stage 4 with its trace events compiled out: the reference for "compiled in but off".
 $(BENCH_DIR)/bench-stage4-notrace: code/bench/bench_stage.c $(BENCH_CORE) $(S4_solutions_SRC) $(S4_solutions_HDR) $(KERNEL_OBJ)
-	@mkdir -p $(@D)
-	@$(OVERLAY_CC) $(S4_solutions_CFLAGS) $(BENCH_CFLAGS) -DKSIM_TRACE_COMPILED_OUT -o $@ $< code/bench/bench.c \
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) $(S4_solutions_CFLAGS) $(BENCH_CFLAGS) -DKSIM_TRACE_COMPILED_OUT -o $@ $< code/bench/bench.c \
 		$(S4_solutions_SRC) $(KERNEL_OBJ) $(LDFLAGS) $(LDLIBS)
 	@echo "  BENCH   $@"
 
 $(BENCH_DIR)/.deps-ok:
-	@code/tools/deps.sh $(BENCH_PACKAGES)
-	@mkdir -p $(@D) && touch $@
+	$(Q)code/tools/deps.sh $(BENCH_PACKAGES)
+	$(Q)mkdir -p $(@D) && touch $@
 
 HELP += "bench            measure each design's get+put (ns, ratio to a bare atomic), drains, sizes; plots to figures/bench-*.svg"
 .PHONY: bench
 ifeq ($(SAN),)
 bench: $(BUILD)/.deps-ok $(BENCH_DIR)/.deps-ok $(BENCH_PARTS) $(BUILD)/stage4/tests/test_explore
-	@BENCH_DIR=$(BENCH_DIR) EXPLORE=$(BUILD)/stage4/tests/test_explore code/bench/bench.sh $(BENCH_PARTS)
+	$(Q)BENCH_DIR=$(BENCH_DIR) EXPLORE=$(BUILD)/stage4/tests/test_explore code/bench/bench.sh $(BENCH_PARTS)
 else
 bench:
 	@echo "bench: measures the plain build; run it without SAN=" >&2; exit 2
@@ -63,9 +63,9 @@ CHECK_TARGETS += check-bench
 .PHONY: check-bench
 ifeq ($(SAN),)
 check-bench: $(BUILD)/.deps-ok $(BENCH_DIR)/bench-stage4
-	@BENCH_REPS=3 BENCH_MS=5 $(BENCH_DIR)/bench-stage4 >$(BENCH_DIR)/check.tsv || { \
+	$(Q)BENCH_REPS=3 BENCH_MS=5 $(BENCH_DIR)/bench-stage4 >$(BENCH_DIR)/check.tsv || { \
 	  echo "FAIL check-bench: $(BENCH_DIR)/bench-stage4 exited $$?"; echo "check-bench: 0 passed, 1 failed"; exit 1; }
-	@awk -F'\t' '$$1 == "pair" { r[$$2, $$3] = $$5; ns[$$2, $$3] = $$4 } \
+	$(Q)awk -F'\t' '$$1 == "pair" { r[$$2, $$3] = $$5; ns[$$2, $$3] = $$4 } \
 	  function check(what, v, limit) { if (v > 0 && v <= limit) { printf "ok %s: %.2fx (at most %.1fx)\n", what, v, limit; p++ } \
 	    else { printf "FAIL %s: %.2fx (at most %.1fx)\n", what, v, limit; f++ } } \
 	  END { check("stage 4 get+put / bare atomic pair, 1 thread", r["stage4_active", "1"], 2.2); \

@@ -6,7 +6,7 @@
 #include "bench.h"
 #include "lockdep.h"
 #include "oops.h"
-#include "sysfs_internal.h"
+#include <sysfs_internal.h>
 #include "task.h"
 #include "trace.h"
 #include "vfs.h"

@@ -33,7 +33,14 @@ side == "linux" && /^@@ [0-9]+ \$ / {
 	next
 }
 side == "linux" && /^@@ [0-9]+ as / { k = $0; sub(/^@@ [0-9]+ as /, "", k); key[nsteps] = k; next }
-side == "linux" && /^@@ [0-9]+ rc=/ { r = $0; sub(/^@@ [0-9]+ rc=/, "", r); rc[nsteps] = r; next }
+# The kernel's messages and the script's share the console, a character
+# stream: a message printed as a step ends can land right after its "rc=S",
+# before the newline ("@@ 4 rc=0[    9.204483] ata1.00: ..."): the status
+# is the digits, the rest is the kernel's line.
+side == "linux" && /^@@ [0-9]+ rc=[0-9]/ {
+	r = $0; sub(/^@@ [0-9]+ rc=/, "", r); match(r, /^[0-9]+/)
+	rc[nsteps] = substr(r, 1, RLENGTH); classify(substr(r, RLENGTH + 1)); next
+}
 side == "linux" && /^@@ (done|hung|scenario)/ { close_step(); finished = nsteps; next }
 side == "ksim" && /^# / { close_step(); nsteps++; next }
 { classify($0) }

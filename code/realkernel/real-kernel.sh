@@ -11,7 +11,7 @@
 #   6. the check: stage 4's predictions against ksim and the consoles (check.sh).
 #
 # Environment: SCENARIOS="a b" runs only those; ACCEL=kvm (default tcg);
-# JOBS (default: the number of CPUs); TIMEOUT per VM in seconds (default 90).
+# JOBS (default: the number of CPUs); TIMEOUT per VM in seconds (default 240).
 set -euo pipefail
 here=code/realkernel
 B=build/real-kernel

@@ -7,7 +7,7 @@ HELP += "real-kernel-record  copy the last real-kernel run's table and console e
 real-kernel: $(BUILD)/.deps-ok $(BUILD)/stage4/ksim
 	@# Debian's kernel runs without lockdep (CONFIG_PROVE_LOCKING is off), so the
 	@# predictions are ksim's without it too: a deadlock is a hang on both.
-	@KSIM_LOCKDEP=0 KSIM=$(BUILD)/stage4/ksim code/realkernel/real-kernel.sh
+	$(Q)KSIM_LOCKDEP=0 KSIM=$(BUILD)/stage4/ksim code/realkernel/real-kernel.sh
 
 real-kernel-record:
-	@code/realkernel/record.sh build/real-kernel code/realkernel/recorded
+	$(Q)code/realkernel/record.sh build/real-kernel code/realkernel/recorded

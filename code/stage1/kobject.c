@@ -3,12 +3,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "kconfig.h"
-#include "kobject.h"
-#include "module.h"
-#include "slab.h"
-#include "sysfs.h"
-#include "task.h"
+#include <kconfig.h>
+#include <kobject.h>
+#include <module.h>
+#include <slab.h>
+#include <sysfs.h>
+#include <task.h>
 
 void kobject_init(struct kobject *kobj, const struct kobj_type *ktype)
 {

@@ -2,8 +2,8 @@
 #ifndef KSIM_KOBJECT_H
 #define KSIM_KOBJECT_H
 
-#include "kref.h"
-#include "trace.h"
+#include <kref.h>
+#include <trace.h>
 
 struct kobject;
 struct attribute;

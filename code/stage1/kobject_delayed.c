@@ -1,9 +1,9 @@
 /* kobject_delayed.c - CONFIG_DEBUG_KOBJECT_RELEASE: the last put's cleanup runs later, on a kworker. */
-#include "delay.h"
-#include "kconfig.h"
-#include "kobject.h"
-#include "slab.h"
-#include "workqueue.h"
+#include <delay.h>
+#include <kconfig.h>
+#include <kobject.h>
+#include <slab.h>
+#include <workqueue.h>
 
 /*
  * The kernel embeds a delayed_work in every kobject when the option is

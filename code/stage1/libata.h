@@ -2,7 +2,7 @@
 #ifndef KSIM_LIBATA_H
 #define KSIM_LIBATA_H
 
-#include "scsi.h"
+#include <scsi.h>
 
 /* ata_host_register - a SCSI host for the controller, scanned: sda appears. */
 struct Scsi_Host *ata_host_register(struct device *controller);

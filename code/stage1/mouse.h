@@ -5,9 +5,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "device.h"
-#include "hotplug.h"
-#include "slab.h"
+#include <device.h>
+#include <hotplug.h>
+#include <slab.h>
 
 /*
  * struct mouse - the driver's per-device data, with the struct device

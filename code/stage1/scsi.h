@@ -2,7 +2,7 @@
 #ifndef KSIM_SCSI_H
 #define KSIM_SCSI_H
 
-#include "device.h"
+#include <device.h>
 
 /*
  * A host adapter's driver (libata, for ahci) describes itself with a

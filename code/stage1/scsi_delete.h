@@ -7,7 +7,7 @@
 #ifndef KSIM_SCSI_DELETE_H
 #define KSIM_SCSI_DELETE_H
 
-#include "scsi.h"
+#include <scsi.h>
 
 /* The callback of "delete": runs from a kworker, after store() has returned. */
 static __noinline void scsi_device_delete_cb(void *data)

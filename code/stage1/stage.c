@@ -1,8 +1,8 @@
 /* stage.c - stage 1: naive reference counting.  What the runner needs of a stage. */
 #include <stdio.h>
-#include "slab.h"
-#include "sysfs_internal.h"
-#include "vfs.h"
+#include <slab.h>
+#include <sysfs_internal.h>
+#include <vfs.h>
 
 const char *const stage_name = "stage1 (kref: an open file pins the kobject)";
 

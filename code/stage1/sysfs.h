@@ -4,8 +4,8 @@
 
 #include <pthread.h>
 #include <stdatomic.h>
-#include "kobject.h"
-#include "mutex.h"
+#include <kobject.h>
+#include <mutex.h>
 
 /* attribute - one file of a kobject's directory: a name and a mode. */
 struct attribute {

@@ -1,13 +1,13 @@
 /* sysfs_callback.c - run a function later, from a kworker (as 2.6.21 had it). */
 #include <stdio.h>
 #include <string.h>
-#include "delay.h"
-#include "module.h"
-#include "oops.h"
-#include "slab.h"
-#include "sysfs.h"
-#include "task.h"
-#include "workqueue.h"
+#include <delay.h>
+#include <module.h>
+#include <oops.h>
+#include <slab.h>
+#include <sysfs.h>
+#include <task.h>
+#include <workqueue.h>
 
 DELAY_POINT(sysfs_schedule_callback_work)
 

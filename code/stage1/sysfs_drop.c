@@ -1,5 +1,5 @@
 /* sysfs_drop.c - what removing a node means: here, only that lookups stop finding it. */
-#include "sysfs_internal.h"
+#include <sysfs_internal.h>
 
 void sysfs_trace_create(struct sysfs_dirent *sd)
 {

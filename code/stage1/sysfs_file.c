@@ -2,10 +2,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "delay.h"
-#include "slab.h"
-#include "sysfs_internal.h"
-#include "vfs.h"
+#include <delay.h>
+#include <slab.h>
+#include <sysfs_internal.h>
+#include <vfs.h>
 
 DELAY_POINT(sysfs_read_file)
 DELAY_POINT(sysfs_write_file)

@@ -2,9 +2,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "slab.h"
-#include "sysfs.h"
-#include "task.h"
+#include <slab.h>
+#include <sysfs.h>
+#include <task.h>
 
 DEFINE_MUTEX(sysfs_mutex);
 struct sysfs_dirent *sysfs_root;

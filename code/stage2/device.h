@@ -2,7 +2,7 @@
 #ifndef KSIM_DEVICE_H
 #define KSIM_DEVICE_H
 
-#include "sysfs.h"
+#include <sysfs.h>
 
 /*
  * struct device - what a driver embeds for each device it manages.

@@ -2,7 +2,7 @@
 #ifndef KSIM_KOBJECT_OWNERS_H
 #define KSIM_KOBJECT_OWNERS_H
 
-#include "kobject.h"
+#include <kobject.h>
 
 /**
  * kobject_owners - the modules whose code the last kobject_put() on @kobj

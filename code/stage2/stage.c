@@ -1,8 +1,8 @@
 /* stage.c - stage 2: the owner-module approach.  What the runner needs of a stage. */
 #include <stdio.h>
-#include "slab.h"
-#include "sysfs_internal.h"
-#include "vfs.h"
+#include <slab.h>
+#include <sysfs_internal.h>
+#include <vfs.h>
 
 const char *const stage_name = "stage2 (owner: an open file pins the kobject and the attribute's module)";
 

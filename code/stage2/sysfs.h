@@ -4,9 +4,9 @@
 
 #include <pthread.h>
 #include <stdatomic.h>
-#include "kobject.h"
-#include "mutex.h"
-#include "module.h"
+#include <kobject.h>
+#include <mutex.h>
+#include <module.h>
 
 /*
  * attribute - one file of a kobject's directory: a name, a mode, and the

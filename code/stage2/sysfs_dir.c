@@ -1,7 +1,7 @@
 /* sysfs_dir.c - directories for kobjects, their attribute files and symlinks (stage 2: files record their owner). */
 #include <string.h>
-#include "sysfs.h"
-#include "sysfs_internal.h"
+#include <sysfs.h>
+#include <sysfs_internal.h>
 
 static int sysfs_add(struct sysfs_dirent *parent, const char *name, enum sysfs_type type,
 		     void *what, struct sysfs_dirent **out)

@@ -1,5 +1,5 @@
 /* sysfs_drop.c - what removing a node means (stage 2: its open files are orphaned, as in 2.6.20). */
-#include "sysfs_internal.h"
+#include <sysfs_internal.h>
 
 void sysfs_trace_create(struct sysfs_dirent *sd)
 {

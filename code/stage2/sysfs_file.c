@@ -2,12 +2,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "delay.h"
-#include "kobject_owners.h"
-#include "module.h"
-#include "slab.h"
-#include "sysfs_internal.h"
-#include "vfs.h"
+#include <delay.h>
+#include <kobject_owners.h>
+#include <module.h>
+#include <slab.h>
+#include <sysfs_internal.h>
+#include <vfs.h>
 
 DELAY_POINT(sysfs_read_file)
 DELAY_POINT(sysfs_write_file)

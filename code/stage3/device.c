@@ -1,7 +1,7 @@
 /* device.c - the device layer over kobjects: registration, attributes, release (stage 3: no owner). */
 #include <stdarg.h>
 #include <stdio.h>
-#include "device.h"
+#include <device.h>
 
 /* device_release - the kobject's last reference is gone: hand over to the driver. */
 static __noinline void device_release(struct kobject *kobj)

@@ -3,13 +3,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "kconfig.h"
-#include "kobject.h"
-#include "module.h"
-#include "slab.h"
-#include "sysfs.h"
-#include "task.h"
-#include "verify.h"
+#include <kconfig.h>
+#include <kobject.h>
+#include <module.h>
+#include <slab.h>
+#include <sysfs.h>
+#include <task.h>
+#include <verify.h>
 
 void kobject_init(struct kobject *kobj, const struct kobj_type *ktype)
 {

@@ -1,9 +1,9 @@
 /* stage.c - stage 3: the two-counter sysfs_dirent.  What the runner needs of a stage. */
 #include <stdio.h>
-#include "slab.h"
-#include "sysfs_internal.h"
-#include "verify.h"
-#include "vfs.h"
+#include <slab.h>
+#include <sysfs_internal.h>
+#include <verify.h>
+#include <vfs.h>
 
 /* The fixed top of the tree: /sys and the directories drivers hang things from. */
 void stage_init(void)

@@ -3,9 +3,9 @@
 #define KSIM_SYSFS_H
 
 #include <pthread.h>
-#include "kobject.h"
-#include "mutex.h"
-#include "module.h"
+#include <kobject.h>
+#include <mutex.h>
+#include <module.h>
 
 /*
  * attribute - one file of a kobject's directory: a name and a mode.
@@ -28,7 +28,7 @@ struct attribute {
 #define __ATTR(_name, _mode, _show, _store) { \
 	.attr = { .name = #_name, .mode = _mode }, .show = _show, .store = _store }
 
-#include "sysfs_dirent.h"
+#include <sysfs_dirent.h>
 
 /* The tree's lock: children lists, s_removed, lookups. */
 extern struct mutex sysfs_mutex;

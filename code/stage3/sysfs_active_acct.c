@@ -1,6 +1,6 @@
 /* sysfs_active_acct.c - the active reference's bookkeeping: the trace and the count stage_verify() reads. */
-#include "sysfs_internal.h"
-#include "task.h"
+#include <sysfs_internal.h>
+#include <task.h>
 
 /*
  * sysfs_active_refs counts the active references held right now, over

@@ -3,10 +3,10 @@
 #define KSIM_SYSFS_DIRENT_H
 
 #include <stdbool.h>
-#include "atomic.h"
-#include "kobject.h"
-#include "rwsem.h"
-#include "sysfs_refs.h"
+#include <atomic.h>
+#include <kobject.h>
+#include <rwsem.h>
+#include <sysfs_refs.h>
 
 /*
  * sysfs_dirent - one node of the tree: a directory (a kobject), an

@@ -1,6 +1,6 @@
 /* sysfs_drop.c - what removing a node means: stage 3 deactivates it, then lets its memory go. */
-#include "sysfs_internal.h"
-#include "verify.h"
+#include <sysfs_internal.h>
+#include <verify.h>
 
 void sysfs_trace_create(struct sysfs_dirent *sd)
 {

@@ -2,8 +2,8 @@
 #ifndef KSIM_SYSFS_INTERNAL_H
 #define KSIM_SYSFS_INTERNAL_H
 
-#include "percpu.h"
-#include "sysfs.h"
+#include <percpu.h>
+#include <sysfs.h>
 
 struct sysfs_dirent *sysfs_new_dirent(const char *name, enum sysfs_type type);
 int sysfs_link_child(struct sysfs_dirent *parent, struct sysfs_dirent *sd);

@@ -3,10 +3,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <valgrind/helgrind.h>
-#include "slab.h"
-#include "sysfs.h"
-#include "task.h"
-#include "verify.h"
+#include <slab.h>
+#include <sysfs.h>
+#include <task.h>
+#include <verify.h>
 
 DEFINE_MUTEX(sysfs_mutex);
 struct sysfs_dirent *sysfs_root;

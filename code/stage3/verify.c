@@ -3,8 +3,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "trace.h"
-#include "verify.h"
+#include <trace.h>
+#include <verify.h>
 
 struct pending {
 	struct pending *next;

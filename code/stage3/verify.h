@@ -2,7 +2,7 @@
 #ifndef KSIM_VERIFY_H
 #define KSIM_VERIFY_H
 
-#include "kernel.h"
+#include <kernel.h>
 
 /*
  * The RFD (001-mail, section 3) proposes to keep the reference counts

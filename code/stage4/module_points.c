@@ -1,5 +1,5 @@
 /* module_points.c - the delay points that stage 4's modules pass, declared in ksim itself. */
-#include "delay.h"
+#include <delay.h>
 
 /*
  * A scenario's "delay" lines are checked when the script is parsed, before

@@ -4,10 +4,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "mutex.h"
-#include "pci.h"
-#include "slab.h"
-#include "sysfs_self.h"
+#include <mutex.h>
+#include <pci.h>
+#include <slab.h>
+#include <sysfs_self.h>
 
 /*
  * pci_rescan_remove_lock: whoever takes a device out (its remove file, an

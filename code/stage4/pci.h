@@ -3,7 +3,7 @@
 #define KSIM_PCI_H
 
 #include <stdbool.h>
-#include "device.h"
+#include <device.h>
 
 /*
  * Built into ksim, as drivers/pci is built into the kernel, and that is

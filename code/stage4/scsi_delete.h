@@ -6,10 +6,10 @@
 #ifndef KSIM_SCSI_DELETE_H
 #define KSIM_SCSI_DELETE_H
 
-#include "delay.h"
-#include "module.h"
-#include "scsi.h"
-#include "sysfs_self.h"
+#include <delay.h>
+#include <module.h>
+#include <scsi.h>
+#include <sysfs_self.h>
 
 /*
  * scsi_device_get - a reference on sdev, and one on the module of its

@@ -1,4 +1,4 @@
 /* stage_name.c - what `ksim --version` calls this stage. */
-#include "vfs.h"
+#include <vfs.h>
 
 const char *const stage_name = "stage4 (kernfs: a biased active count, remove_self)";

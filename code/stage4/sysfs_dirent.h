@@ -4,10 +4,10 @@
 
 #include <limits.h>
 #include <stdbool.h>
-#include "atomic.h"
-#include "kobject.h"
-#include "lockdep.h"
-#include "sysfs_refs.h"
+#include <atomic.h>
+#include <kobject.h>
+#include <lockdep.h>
+#include <sysfs_refs.h>
 
 /*
  * The deactivation bias.  Deletion adds it to s_active once: the count

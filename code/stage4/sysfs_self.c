@@ -1,8 +1,8 @@
 /* sysfs_self.c - sysfs_remove_file_self(), device_remove_file_self() and the file-level break/unbreak of active protection. */
 #include <string.h>
-#include "delay.h"
-#include "sysfs_internal.h"
-#include "sysfs_self.h"
+#include <delay.h>
+#include <sysfs_internal.h>
+#include <sysfs_self.h>
 
 DELAY_POINT(sysfs_remove_self)
 

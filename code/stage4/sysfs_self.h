@@ -3,7 +3,7 @@
 #define KSIM_SYSFS_SELF_H
 
 #include <stdbool.h>
-#include "device.h"
+#include <device.h>
 
 struct sysfs_dirent;
 

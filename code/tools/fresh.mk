@@ -20,7 +20,7 @@ HELP += "check-fresh      fresh Debian 12 and 13 roots (debootstrap): make tour,
 .PHONY: check-fresh
 # Each suite's output as it runs, then one tally over both.
 check-fresh:
-	@p=0; f=0; for s in $(FRESH_SUITES); do \
+	$(Q)p=0; f=0; for s in $(FRESH_SUITES); do \
 	  mkdir -p build/fresh/$$s; \
 	  FRESH_HOST_PACKAGES="$(FRESH_HOST_PACKAGES)" code/tools/check-fresh.sh $$s $(FRESH_CACHE)/fresh-$$s build/fresh/$$s \
 	    | tee build/fresh/$$s/out.txt; \

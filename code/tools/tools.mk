@@ -6,22 +6,22 @@ T2D_SRCS := $(addprefix code/tools/,strtab.c tracefile.c refgraph.c dot_escape.c
 T2D_HDRS := $(wildcard code/tools/*.h) code/kernel/trace.h code/kernel/kernel.h
 
 $(BUILD)/tools/trace2dot: $(T2D_SRCS) $(T2D_HDRS)
-	@mkdir -p $(@D)
+	$(Q)mkdir -p $(@D)
 	$(CC) $(CFLAGS) -o $@ $(T2D_SRCS)
 
 $(BUILD)/tools/tracegen: code/tools/tracegen.c
-	@mkdir -p $(@D)
+	$(Q)mkdir -p $(@D)
 	$(CC) $(CFLAGS) -o $@ $<
 
 $(BUILD)/tools/check_trace2dot: tests/tools/check_trace2dot.c | $(BUILD)/.deps-ok
-	@mkdir -p $(@D)
+	$(Q)mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(CHECK_CFLAGS) -o $@ $< $(CHECK_LIBS)
 
 # The tests run the built programs, so they get their paths, not a rebuild.
 .PHONY: check-tools
 check-tools: $(BUILD)/.deps-ok $(BUILD)/tools/trace2dot $(BUILD)/tools/tracegen \
 		$(BUILD)/tools/check_trace2dot
-	@TRACE2DOT=$(BUILD)/tools/trace2dot TRACEGEN=$(BUILD)/tools/tracegen \
+	$(Q)TRACE2DOT=$(BUILD)/tools/trace2dot TRACEGEN=$(BUILD)/tools/tracegen \
 	TRACE_DIR=tests/tools/traces TMPDIR=$(abspath $(BUILD))/tools \
 	$(BUILD)/tools/check_trace2dot
 
@@ -33,7 +33,7 @@ T2D_TIME := bash -c 'time "$$@"' time
 .PHONY: bench-trace2dot
 bench-trace2dot: $(BUILD)/.deps-ok $(BUILD)/tools/trace2dot $(BUILD)/tools/tracegen $(BUILD)/stage3/tests/test_stress
 	$(BUILD)/tools/tracegen -n 1000000 -o $(T2D_BENCH)
-	@ls -l $(T2D_BENCH)
+	$(Q)ls -l $(T2D_BENCH)
 	@echo "== reference graph (collapsed) =="
 	$(T2D_TIME) $(BUILD)/tools/trace2dot -o $(BUILD)/tools/bench-ref.dot $(T2D_BENCH)
 	$(T2D_TIME) dot -Tsvg -o $(BUILD)/tools/bench-ref.svg $(BUILD)/tools/bench-ref.dot
@@ -52,3 +52,10 @@ bench-trace2dot: $(BUILD)/.deps-ok $(BUILD)/tools/trace2dot $(BUILD)/tools/trace
 CHECK_TARGETS += check-tools
 HELP += "check-tools      trace2dot's tests"
 HELP += "bench-trace2dot  time trace2dot on 1,000,000 events: a synthetic trace and a traced stress run"
+
+# check-citations - no tracked file cites a note outside the repository.
+CHECK_TARGETS += check-citations
+HELP += "check-citations  no comment, test, script or page cites a file outside the repository"
+.PHONY: check-citations
+check-citations:
+	$(Q)code/tools/check-citations.sh

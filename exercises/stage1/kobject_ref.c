@@ -1,7 +1,7 @@
 /* kobject_ref.c - taking and dropping references on a kobject. */
-#include "exercise.h"
-#include "kobject.h"
-#include "task.h"
+#include <exercise.h>
+#include <kobject.h>
+#include <task.h>
 
 /*
  * kobject_get - take a reference; returns kobj, so that

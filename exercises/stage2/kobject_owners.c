@@ -1,8 +1,8 @@
 /* kobject_owners.c - find the owners: the modules a kobject's last put may reach. */
 #include <string.h>
-#include "exercise.h"
-#include "kobject_owners.h"
-#include "module.h"
+#include <exercise.h>
+#include <kobject_owners.h>
+#include <module.h>
 
 /*
  * add_module - append the module that contains addr to mods[0..n), unless

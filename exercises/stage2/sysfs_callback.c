@@ -1,14 +1,14 @@
 /* sysfs_callback.c - run a function later, from a kworker, with the function's module pinned (the fix of April 2007). */
 #include <stdio.h>
 #include <string.h>
-#include "delay.h"
-#include "exercise.h"
-#include "module.h"
-#include "oops.h"
-#include "slab.h"
-#include "sysfs.h"
-#include "task.h"
-#include "workqueue.h"
+#include <delay.h>
+#include <exercise.h>
+#include <module.h>
+#include <oops.h>
+#include <slab.h>
+#include <sysfs.h>
+#include <task.h>
+#include <workqueue.h>
 
 DELAY_POINT(sysfs_schedule_callback_work)
 

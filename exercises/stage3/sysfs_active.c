@@ -1,7 +1,7 @@
 /* sysfs_active.c - the active reference: s_active, an rw_semaphore used as a counter. */
 #include <stdio.h>
-#include "exercise.h"
-#include "sysfs_internal.h"
+#include <exercise.h>
+#include <sysfs_internal.h>
 
 /*
  * The trick: an rw_semaphore counts its readers, and lets in a writer only

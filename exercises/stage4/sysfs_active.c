@@ -1,9 +1,9 @@
 /* sysfs_active.c - the active reference as kernfs keeps it: an atomic count with a deactivation bias. */
 #include <stdio.h>
 #include <valgrind/helgrind.h>
-#include "exercise.h"
-#include "sysfs_internal.h"
-#include "wait.h"
+#include <exercise.h>
+#include <sysfs_internal.h>
+#include <wait.h>
 
 /*
  * Stage 3 counted operations with an rw_semaphore; kernfs counts them in a

@@ -23,7 +23,7 @@ grade-prebuild-student: $(GRADE_PREBUILD_STUDENT)
 HELP += "grade            grade your exercises/ with the course's tests (STAGES=\"1 2\", SUBMISSION=DIR): build/grade/results.json, junit.xml, grade.tap"
 .PHONY: grade
 grade:
-	@GRADE_PACKAGES="$(GRADE_PACKAGES)" tests/grade/grade.sh \
+	$(Q)GRADE_PACKAGES="$(GRADE_PACKAGES)" tests/grade/grade.sh \
 	  --stages "$(STAGES)" --out $(BUILD)/grade $(if $(SUBMISSION),--submission $(SUBMISSION))
 
 # ---------------------------------------------------------------- Gradescope
@@ -38,8 +38,8 @@ HELP += "gradescope-bundle  build/gradescope/stageN/autograder.zip for STAGE=N (
 .PHONY: gradescope-bundle
 gradescope-bundle: $(if $(STAGE),$(BUILD)/gradescope/stage$(STAGE)/autograder.zip,$(GRADESCOPE_ZIPS))
 $(BUILD)/gradescope/stage%/autograder.zip: $(wildcard $(shell git ls-files 2>/dev/null)) tests/grade/gradescope/run_autograder tests/grade/gradescope/setup.sh
-	@code/tools/deps.sh zip git
-	@tests/grade/bundle.sh $* "$(GRADE_PACKAGES)" $@
+	$(Q)code/tools/deps.sh zip git
+	$(Q)tests/grade/bundle.sh $* "$(GRADE_PACKAGES)" $@
 
 # ---------------------------------------------------------------- tests of the grader
 # make check grades stages 1 and 2 (the quick ones) with make grade;
@@ -52,6 +52,6 @@ CHECK_TARGETS += check-grade
 # build step makes them, not two of its checks at once.)
 check-grade check-grade-full: $(BUILD)/.deps-ok $(GRADESCOPE_ZIPS) \
 		$(GRADE_PREBUILD) $(GRADE_PREBUILD_STUDENT)
-	@code/tools/deps.sh $(GRADE_TEST_PACKAGES)
-	@GRADE_PACKAGES="$(GRADE_PACKAGES)" \
+	$(Q)code/tools/deps.sh $(GRADE_TEST_PACKAGES)
+	$(Q)GRADE_PACKAGES="$(GRADE_PACKAGES)" \
 	  tests/grade/check-grade.sh $(BUILD)/grade-test $(BUILD)/gradescope "$(if $(filter %-full,$@),1 2 3 4,1 2)"

@@ -219,6 +219,10 @@ for n in $stages; do
 		rm -rf "$tree"
 		continue
 	fi
+	# A warning does not stop a student's build: the note names it (build.log has the compiler's words).
+	nw=$(find "$tree/build/student/stage$n" -name '*.warnings' -exec cat {} + 2>/dev/null | grep -c ': warning: ')
+	[ "$nw" = 0 ] || echo "stage $n: your code compiles with $nw warning$([ "$nw" = 1 ] || echo s)" \
+		"(the compiler's words are in stage$n/build.log)" >>"$note"
 	# Each unit the course lists for this stage, one at a time.
 	units=$(awk -F'\t' -v n="$n" '$1 == n && !/^#/ { sub(/:.*/, "", $2); if (!seen[$2]++) print $2 }' tests/grade/points.tsv)
 	for u in $units; do

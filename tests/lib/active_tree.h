@@ -4,7 +4,7 @@
 
 #include "ktest.h"
 #include "oops.h"
-#include "sysfs_internal.h"
+#include <sysfs_internal.h>
 #include "vfs.h"
 #include "task.h"
 

@@ -16,9 +16,9 @@ HELP += "explore-stageN   stage N's harnesses under PCT and bounded DFS (RUNS=10
 define EXPLORE_STAGE
 .PHONY: explore-stage$(1)
 explore-stage$(1): $(BUILD)/.deps-ok $(call stage_dir,$(1))/tests/test_explore
-	@mkdir -p $(BUILD)/explore/stage$(1)
+	$(Q)mkdir -p $(BUILD)/explore/stage$(1)
 	@echo "explore-stage$(1): $(if $(filter 1,$(SOLUTIONS)),the reference,your exercises/stage$(1)) ($(call stage_dir,$(1)))"
-	@$(call stage_dir,$(1))/tests/test_explore --explore --runs $(RUNS) --seed $(SEED) \
+	$(Q)$(call stage_dir,$(1))/tests/test_explore --explore --runs $(RUNS) --seed $(SEED) \
 		--trace $(BUILD)/explore/stage$(1) $(if $(HARNESS),--harness $(HARNESS)) $(addprefix --sched ,$(SCHED))
 endef
 $(foreach n,$(EXPLORE_STAGES),$(eval $(call EXPLORE_STAGE,$(n))))

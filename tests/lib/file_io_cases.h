@@ -4,10 +4,10 @@
 
 #include <stdio.h>
 #include <string.h>
-#include "kobject.h"
+#include <kobject.h>
 #include "slab.h"
 #include "ktest.h"
-#include "sysfs.h"
+#include <sysfs.h>
 #include "task.h"
 #include "vfs.h"
 

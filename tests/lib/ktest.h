@@ -9,7 +9,9 @@
  * ktest_main - run the suite in fork mode, so a test that crashes or hangs
  * is one failed test ("Received signal 11", "Test timeout expired") and the
  * others still run.  Fails if no test ran at all: a misspelt CK_RUN_CASE
- * would otherwise select nothing and exit 0.
+ * would otherwise select nothing and exit 0.  CK_FORK=no runs every test
+ * in this process, as Check documents it, for a debugger (make
+ * debug-stageN): then no test has a time limit or an output file of its own.
  */
 int ktest_main(Suite *s);
 

@@ -15,7 +15,6 @@
 set -u
 patchfile=$1 suites=$2 d=$3
 tests=$(dirname "$(dirname "$patchfile")")	# tests/stageN
-quiet() { "$@" 2> >(grep -v "obsolete option .-I-. used" >&2); }
 command -v patch >/dev/null || { echo "patch: not installed; run make deps"; exit 1; }
 rm -rf "$d" && mkdir -p "$d/obj"
 src=$(sed -n 's/^--- //p' "$patchfile" | head -n 1)
@@ -32,13 +31,13 @@ for o in "$STAGE_DIR"/obj/*.o; do
 done
 # The reference's modules, by absolute path (one ln for all of them).
 ln -sf "$(cd "$STAGE_DIR" && pwd -P)"/*.so "$d/"
-if ! quiet $CC $STAGE_CFLAGS -c "$d/$base" -o "$d/obj/$obj" ||
-   ! quiet $CC $STAGE_CFLAGS -o "$d/ksim" $KERNEL_OBJ $SHELL_OBJ "${objs[@]}" $LINK_FLAGS; then
+if ! $CC $STAGE_CFLAGS -c "$d/$base" -o "$d/obj/$obj" ||
+   ! $CC $STAGE_CFLAGS -o "$d/ksim" $KERNEL_OBJ $SHELL_OBJ "${objs[@]}" $LINK_FLAGS; then
 	echo "$patchfile: does not build"
 	exit 1
 fi
 for suite in $suites; do
-	quiet $CC $STAGE_CFLAGS -Itests/lib $CHECK_CFLAGS -o "$d/$suite" "$tests/$suite.c" \
+	$CC $STAGE_CFLAGS -Itests/lib $CHECK_CFLAGS -o "$d/$suite" "$tests/$suite.c" \
 		"${objs[@]}" $KERNEL_OBJ $TESTLIB_OBJ $CHECK_LIBS $LINK_FLAGS ||
 		{ echo "$patchfile: $suite does not build"; exit 1; }
 done

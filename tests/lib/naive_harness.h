@@ -4,7 +4,7 @@
 
 #include <stdio.h>
 #include <string.h>
-#include "device.h"
+#include <device.h>
 #include "explore.h"
 #include "oops.h"
 #include "slab.h"

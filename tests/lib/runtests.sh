@@ -1,5 +1,5 @@
 #!/bin/bash
-# runtests.sh NAME [--exercises DIR] [--scenarios TSV] [--results DIR] BINARY... - run Check suites and scenario tables.
+# runtests.sh NAME [--exercises DIR] [--warnings "FILE..."] [--scenarios TSV] [--results DIR] BINARY... - run Check suites and scenario tables.
 #
 # Every suite runs even if an earlier one failed; a suite that dies as a
 # whole (a crash outside a test, a missing binary) counts as one failure.
@@ -15,6 +15,13 @@
 # KIND is check or scenario; `make grade`, `make progress` and `make hint`
 # read it.  The last line is "NAME: N passed, M failed", the line CI reads.
 #
+# --warnings names the files in which the build kept what the compiler said
+# about a student's files (the Makefile's KEEP_WARNINGS): a student's build
+# does not stop at a warning, so the report says, before the tally, "NAME:
+# your code compiles with N warnings" with the first of them, and keeps
+# them all in the results directory, warnings.txt (make grade carries the
+# line into its results).
+#
 # The suites and tables are independent, so they run side by side, at most
 # $KTEST_JOBS at once (default: the number of CPUs; 1 runs them one after
 # another).  Each one's report is kept apart and printed whole, in the
@@ -23,10 +30,11 @@
 # the whole run: every suite and table charges the same file.
 set -u
 name=$1; shift
-exdir= tsvs=() res=
+exdir= tsvs=() res= warnfiles=
 while [ $# -gt 0 ]; do
 	case $1 in
 	--exercises) exdir=$2; shift 2 ;;
+	--warnings) warnfiles=$2; shift 2 ;;
 	--scenarios) tsvs+=("$2"); shift 2 ;;
 	--results) res=$2; shift 2 ;;
 	*) break ;;
@@ -187,6 +195,16 @@ if [ $failed -gt 0 ] && [ -n "$exdir" ] && [ -d "$exdir" ]; then
 		echo "Exercises still to do in $exdir (each is a TODO stub):"
 		echo "$todo"
 	fi
+fi
+# shellcheck disable=SC2086 # warnfiles: file names without spaces
+[ -z "$warnfiles" ] || cat $warnfiles 2>/dev/null >"$res/warnings.txt"
+nwarn=0
+[ ! -s "$res/warnings.txt" ] || nwarn=$(grep -c ': warning: ' "$res/warnings.txt")
+if [ "$nwarn" -gt 0 ]; then
+	where=$res/warnings.txt
+	[ -z "$tmpres" ] || where="the compiler's output above"
+	echo "$name: your code compiles with $nwarn warning$([ "$nwarn" = 1 ] || echo s) (all in ${where#"$PWD/"}); the first:"
+	grep -m 5 -A 3 ': warning: ' "$res/warnings.txt" | head -n 20 | sed 's/^/    /'
 fi
 echo "$passed $failed" >"$res/summary"
 [ -z "$tmpres" ] || rm -rf "$tmpres"

@@ -22,7 +22,7 @@ CHECK_TARGETS += check-stage$(1)-stress-tools
 .PHONY: check-stage$(1)-stress-tools
 check-stage$(1)-stress-tools: $(BUILD)/.deps-ok $(BUILD)/stage$(1)/ksim $$(S$(1)_STRESS)
 ifeq ($(SAN),)
-	@KSIM_DIR=$(BUILD)/stage$(1) tests/stage3/stress-tools.sh $$(S$(1)_STRESS) $(BUILD)/valgrind/stage$(1)
+	$(Q)KSIM_DIR=$(BUILD)/stage$(1) tests/stage3/stress-tools.sh $$(S$(1)_STRESS) $(BUILD)/valgrind/stage$(1)
 else
 	@echo "check-stage$(1)-stress-tools: skipped with SAN=$(SAN) (a sanitizer build must not run under Valgrind)"
 endif
@@ -36,12 +36,12 @@ CHECK_TARGETS += check-stage$(1)-mistakes
 .PHONY: check-stage$(1)-mistakes
 check-stage$(1)-mistakes: $(BUILD)/.deps-ok $(BUILD)/stage$(1)/ksim $(BUILD)/stage$(1)/stage.a $(KERNEL_OBJ) \
 		$(SHELL_OBJ) $(TESTLIB_OBJ) $$(S$(1)_solutions_TESTS)
-	@$$(call mistake_env,$(1)) tests/lib/mistakes.sh tests/stage$(1)/mistakes.tsv $(BUILD)/mistakes/stage$(1)
+	$(Q)$$(call mistake_env,$(1)) tests/lib/mistakes.sh tests/stage$(1)/mistakes.tsv $(BUILD)/mistakes/stage$(1)
 
 # One mistake's explorer, built alone (the book shows one finding its race).
 $(BUILD)/mistake/stage$(1)/%/test_explore: tests/stage$(1)/mistakes/%.patch tests/stage$(1)/test_explore.c \
 		$(BUILD)/stage$(1)/ksim $(BUILD)/stage$(1)/stage.a $(KERNEL_OBJ) $(SHELL_OBJ) $(TESTLIB_OBJ)
-	@$$(call mistake_env,$(1)) tests/lib/mistake-build.sh $$< test_explore $$(@D)
+	$(Q)$$(call mistake_env,$(1)) tests/lib/mistake-build.sh $$< test_explore $$(@D)
 	@echo "  MISTAKE $$@"
 endef
 
@@ -51,5 +51,5 @@ CHECK_TARGETS += check-stage$(1)-variants
 .PHONY: check-stage$(1)-variants
 check-stage$(1)-variants: $(BUILD)/.deps-ok $(BUILD)/stage$(1)/ksim $(BUILD)/stage$(1)/stage.a $(KERNEL_OBJ) \
 		$(SHELL_OBJ) $(TESTLIB_OBJ) $$(S$(1)_solutions_TESTS)
-	@$$(call mistake_env,$(1)) tests/lib/variants.sh tests/stage$(1)/variants.tsv $(BUILD)/variants/stage$(1)
+	$(Q)$$(call mistake_env,$(1)) tests/lib/variants.sh tests/stage$(1)/variants.tsv $(BUILD)/variants/stage$(1)
 endef

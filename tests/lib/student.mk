@@ -9,9 +9,9 @@ HELP += "run-stageN       rebuild stage N, then run a scenario on it: make run-s
 define RUN_STAGE
 .PHONY: run-stage$(1)
 run-stage$(1): $(call stage_dir,$(1))/ksim
-	@test -n "$(SCRIPT)" || { echo "run-stage$(1): say which script: make run-stage$(1) SCRIPT=code/scenarios/NAME.ksh" >&2; exit 2; }
+	$(Q)test -n "$(SCRIPT)" || { echo "run-stage$(1): say which script: make run-stage$(1) SCRIPT=code/scenarios/NAME.ksh" >&2; exit 2; }
 	@echo "run-stage$(1): $(call stage_dir,$(1))/ksim $(ARGS) $(SCRIPT)" >&2
-	@$(call stage_dir,$(1))/ksim $(ARGS) $(SCRIPT)
+	$(Q)$(call stage_dir,$(1))/ksim $(ARGS) $(SCRIPT)
 endef
 $(foreach n,$(STAGES),$(eval $(call RUN_STAGE,$(n))))
 
@@ -21,7 +21,7 @@ HELP += "hint-stageN      the next hint level for your first unfinished or faili
 define HINT_STAGE
 .PHONY: hint-stage$(1)
 hint-stage$(1):
-	@tests/lib/hint.sh $(1) "$(EX)" "$(LEVEL)"
+	$(Q)tests/lib/hint.sh $(1) "$(EX)" "$(LEVEL)"
 endef
 $(foreach n,$(STAGES),$(eval $(call HINT_STAGE,$(n))))
 
@@ -29,7 +29,7 @@ $(foreach n,$(STAGES),$(eval $(call HINT_STAGE,$(n))))
 HELP += "progress         one table of every stage's exercises: done, failing, not started (your exercises/; STAGES=\"1 2\")"
 .PHONY: progress
 progress:
-	@tests/lib/progress.sh --stages "$(STAGES)"
+	$(Q)tests/lib/progress.sh --stages "$(STAGES)"
 
 # A student build from another exercises directory, for check-progress:
 # PROGRESS_EX=DIR builds DIR/stageN into PROGRESS_BUILD/stageN (default
@@ -49,7 +49,7 @@ HELP += "check-progress   make progress's own test: skeletons, solutions, one wr
 CHECK_TARGETS += check-progress
 .PHONY: check-progress check-progress-full
 check-progress check-progress-full: $(BUILD)/.deps-ok
-	@tests/lib/check-progress.sh $(BUILD)/progress-test "$(if $(filter %-full,$@),1 2 3 4,1 2)"
+	$(Q)tests/lib/check-progress.sh $(BUILD)/progress-test "$(if $(filter %-full,$@),1 2 3 4,1 2)"
 
 # check-hints - every exercise has its three levels, naming only what exists;
 # then the check itself, shown failing on broken copies.
@@ -57,5 +57,39 @@ HELP += "check-hints      every exercise's hints: three levels, names that exist
 CHECK_TARGETS += check-hints
 .PHONY: check-hints
 check-hints:
-	@code/tools/check-hints.sh
-	@code/tools/check-hints-test.sh $(BUILD)/hints-test
+	$(Q)code/tools/check-hints.sh
+	$(Q)code/tools/check-hints-test.sh $(BUILD)/hints-test
+
+# debug-stageN TEST=NAME | SCRIPT=FILE - one test of the stage's suites, or
+# one scenario, under gdb (tests/lib/debug.sh): your build, SOLUTIONS=1 the
+# reference.  The test runs in one process (CK_FORK=no) with a breakpoint on it.
+DEBUG_PACKAGES := gdb
+HELP += "debug-stageN     one test under gdb, in one process (TEST=name: make debug-stage1 TEST=kobject_get_takes_a_reference), or a scenario (SCRIPT=FILE)"
+define DEBUG_STAGE
+.PHONY: debug-stage$(1)
+debug-stage$(1): $(call stage_dir,$(1))/ksim $(if $(filter 1,$(SOLUTIONS)),$(S$(1)_solutions_TESTS),$(S$(1)_exercises_TESTS))
+	$(Q)code/tools/deps.sh $(DEBUG_PACKAGES)
+	$(Q)TEST="$(TEST)" SCRIPT="$(SCRIPT)" tests/lib/debug.sh $(1) $(call stage_dir,$(1))
+endef
+$(foreach n,$(STAGES),$(eval $(call DEBUG_STAGE,$(n))))
+
+# check-debug - make debug-stageN without a prompt (gdb -batch): the test's
+# breakpoint is reached in the suite's own process, and the test passes;
+# a scenario's oops stops at the fault.
+HELP += "check-debug      make debug-stageN's own test: a test and a scenario under gdb -batch (stage 1, the reference)"
+CHECK_TARGETS += check-debug
+.PHONY: check-debug
+check-debug: $(BUILD)/.deps-ok $(BUILD)/stage1/ksim $(S1_solutions_TESTS)
+	$(Q)code/tools/deps.sh $(DEBUG_PACKAGES)
+	$(Q)tests/lib/check-debug.sh $(BUILD)/stage1 $(BUILD)/check-debug
+
+# check-warnings - a submission with a warning still builds, runs its tests
+# and is graded, the warning reported (the reference's flags refuse it).
+# The grader's prebuilt objects are prerequisites, as for check-grade, so
+# make check's build step makes them, not two checks at once.
+HELP += "check-warnings   a student's code with a warning: built, tested, graded, the warning reported"
+CHECK_TARGETS += check-warnings
+.PHONY: check-warnings
+check-warnings: $(BUILD)/.deps-ok $(BUILD)/tools/gradefmt $(GRADE_PREBUILD) $(GRADE_PREBUILD_STUDENT)
+	$(Q)CC="$(CC)" REF_CFLAGS="$(S1_solutions_CFLAGS)" GRADEFMT=$(abspath $(BUILD))/tools/gradefmt \
+	  tests/lib/check-warnings.sh $(BUILD)/check-warnings

@@ -3,7 +3,7 @@
 #
 # Each TSV line: TOOL <TAB> SCRIPT <TAB> WANT [<TAB> REGEX]..., WANT being "0"
 # (the tool must report no error) or ">0" (it must report at least one:
-# error counts vary from run to run, see TOOLING.md, so never an exact
+# error counts vary from run to run, drd's 1 or 2 for one race, so never an exact
 # number).  The count is the tool's own "ERROR SUMMARY" line; each REGEX
 # (extended) must match the report, so what a chapter says the report
 # names is checked too.  The whole report is kept in LOGDIR.

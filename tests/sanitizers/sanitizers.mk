@@ -15,15 +15,15 @@ HELP += "check-san-SAN    the same under one build: thread, address+undefined (m
 CHECK_TARGETS += $(addprefix check-san-,$(SAN_CHECKS))
 .PHONY: check-sanitizers check-sanitizer-control check-sanitizer-build $(addprefix check-san-,$(SANITIZERS) $(SAN_CHECKS))
 check-sanitizers: $(BUILD)/.deps-ok
-	@fail=0; for s in $(SAN_CHECKS); do $(MAKE) --no-print-directory check-san-$$s || fail=1; done; exit $$fail
+	$(Q)fail=0; for s in $(SAN_CHECKS); do $(MAKE) --no-print-directory check-san-$$s || fail=1; done; exit $$fail
 
 # One sanitizer's build first, in parallel (-j unless make -jN's job slots
 # are there to share), then its control and the two stages' suites.
 define CHECK_SAN
 check-san-$(1): $(BUILD)/.deps-ok
-	@$$(MAKE) --no-print-directory SAN=$(1) $$(if $$(filter -j%,$$(MAKEFLAGS)),,-j$$(shell nproc 2>/dev/null || echo 1)) \
+	$(Q)$$(MAKE) --no-print-directory SAN=$(1) $$(if $$(filter -j%,$$(MAKEFLAGS)),,-j$$(shell nproc 2>/dev/null || echo 1)) \
 	  check-sanitizer-build || { echo "check-san-$(1): the SAN=$(1) build failed: 0 passed, 1 failed"; exit 1; }
-	@fail=0; \
+	$(Q)fail=0; \
 	  $$(MAKE) --no-print-directory SAN=$(1) check-sanitizer-control || fail=1; \
 	  $$(MAKE) --no-print-directory SAN=$(1) SOLUTIONS=1 check-stage3 || fail=1; \
 	  $$(MAKE) --no-print-directory SAN=$(1) SOLUTIONS=1 check-stage4 || fail=1; \
@@ -38,8 +38,8 @@ san_control_ksim = $(BUILD)/$(if $(filter undefined,$(1)),stage0,stage1)/ksim
 SAN_CONTROL_KSIM := $(sort $(foreach z,$(SAN_LIST),$(call san_control_ksim,$(z))))
 check-sanitizer-build: $(SAN_CONTROL_KSIM) $(BUILD)/stage3/ksim $(BUILD)/stage4/ksim $(S3_solutions_TESTS) $(S4_solutions_TESTS)
 check-sanitizer-control: $(BUILD)/.deps-ok $(SAN_CONTROL_KSIM)
-	@test -n "$(SAN)" || { echo "check-sanitizer-control: needs SAN=address|thread|undefined" >&2; exit 2; }
-	@out=$$(rc=0; $(foreach z,$(SAN_LIST),KSIM="$(RUN_PREFIX) $(call san_control_ksim,$(z))" $(SAN_ENV) \
+	$(Q)test -n "$(SAN)" || { echo "check-sanitizer-control: needs SAN=address|thread|undefined" >&2; exit 2; }
+	$(Q)out=$$(rc=0; $(foreach z,$(SAN_LIST),KSIM="$(RUN_PREFIX) $(call san_control_ksim,$(z))" $(SAN_ENV) \
 	    tests/lib/scenarios.sh tests/sanitizers/$(z).tsv || rc=1;) exit $$rc); \
 	  rc=$$?; printf '%s\n' "$$out"; \
 	  echo "check-sanitizer-control SAN=$(SAN): $$(grep -c '^ok ' <<<"$$out") passed, $$(grep -c '^FAIL ' <<<"$$out") failed"; \

@@ -2,7 +2,7 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
-#include "kobject.h"
+#include <kobject.h>
 #include "ktest.h"
 #include "exercise.h"
 #include "task.h"

@@ -2,14 +2,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "device.h"
+#include <device.h>
 #include "exercise.h"
-#include "kobject_owners.h"
+#include <kobject_owners.h>
 #include "ktest.h"
 #include "slab.h"
 #include "module.h"
 #include "mutex.h"
-#include "sysfs.h"
+#include <sysfs.h>
 #include "task.h"
 #include "vfs.h"
 #include "workqueue.h"

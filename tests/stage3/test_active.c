@@ -5,11 +5,11 @@
 #include <time.h>
 #include <unistd.h>
 #include "delay.h"
-#include "device.h"
+#include <device.h>
 #include "exercise.h"
 #include "ktest.h"
 #include "oops.h"
-#include "sysfs_internal.h"
+#include <sysfs_internal.h>
 #include "task.h"
 #include "task_wait.h"
 #include "trace.h"

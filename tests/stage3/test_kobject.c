@@ -1,8 +1,8 @@
 /* test_kobject.c - stage 3's kobjects and their parents: the reference the core takes, and gives back. */
 #include <string.h>
-#include "kobject.h"
+#include <kobject.h>
 #include "ktest.h"
-#include "sysfs_internal.h"
+#include <sysfs_internal.h>
 #include "active_tree.h"
 
 /*

@@ -1,10 +1,10 @@
 /* test_sysfs_dir.c - the directory operations a driver calls: what stage 3's sysfs promises them. */
 #include <stdio.h>
 #include <string.h>
-#include "device.h"
+#include <device.h>
 #include "ktest.h"
 #include "slab.h"
-#include "sysfs_internal.h"
+#include <sysfs_internal.h>
 #include "vfs.h"
 #include "active_tree.h"
 

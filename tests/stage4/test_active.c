@@ -9,9 +9,9 @@
 #include "ktest.h"
 #include "oops.h"
 #include "slab.h"
-#include "device.h"
-#include "sysfs_internal.h"
-#include "sysfs_self.h"
+#include <device.h>
+#include <sysfs_internal.h>
+#include <sysfs_self.h>
 #include "task.h"
 #include "task_wait.h"
 #include "vfs.h"

@@ -1,7 +1,7 @@
 /* test_explore.c - stage 4's active reference and remove_self under schedules nobody scripted. */
 #include <string.h>
 #include "lockdep.h"
-#include "pci.h"
+#include <pci.h>
 #include "vfs.h"
 #include "wait.h"
 #include "watchdog.h"

@@ -1,7 +1,7 @@
 /* ahci.c - the AHCI SATA controller driver: one controller, one disk behind it. */
-#include "libata.h"
-#include "module.h"
-#include "slab.h"
+#include <libata.h>
+#include <module.h>
+#include <slab.h>
 
 /* The controller, as the PCI layer would give it to us: /sys/devices/0000:00:1f.2. */
 static struct device *controller;

@@ -1,8 +1,8 @@
 /* libata.c - the ATA library: turns an ATA controller into a SCSI host. */
 #include <stdio.h>
-#include "libata.h"
-#include "module.h"
-#include "slab.h"
+#include <libata.h>
+#include <module.h>
+#include <slab.h>
 
 static __noinline void ata_host_release(struct Scsi_Host *shost)
 {

@@ -1,6 +1,6 @@
 /* mouse_naive.c - the mouse driver as it is often first written: free on unplug. */
-#include "module.h"
-#include "mouse.h"
+#include <module.h>
+#include <mouse.h>
 
 /* Nothing to do: the memory was already freed when the mouse was unplugged. */
 static __noinline void mouse_naive_release(struct device *dev)

@@ -2,10 +2,10 @@
 #include <pthread.h>
 #include <stdio.h>
 #include <string.h>
-#include "mutex.h"
-#include "module.h"
-#include "scsi.h"
-#include "slab.h"
+#include <mutex.h>
+#include <module.h>
+#include <scsi.h>
+#include <slab.h>
 
 static struct scsi_driver *upper_driver;	/* sd_mod, when loaded */
 /* Serialises removal: the delete callback (a kworker) and rmmod of the host's driver race for it. */
@@ -79,7 +79,7 @@ static ssize_t state_show(struct device *dev, struct device_attribute *attr, cha
 	return snprintf(buf, 64, "%s\n", sdev->state);
 }
 
-#include "scsi_delete.h"	/* delete_store(): the stage's way of deleting */
+#include <scsi_delete.h>	/* delete_store(): the stage's way of deleting */
 
 static DEVICE_ATTR(model, 0444, model_show, NULL);
 static DEVICE_ATTR(state, 0444, state_show, NULL);

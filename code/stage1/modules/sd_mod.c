@@ -1,8 +1,8 @@
 /* sd_mod.c - the SCSI disk driver: a block device, /sys/block/sda, for each disk. */
 #include <stdio.h>
-#include "module.h"
-#include "scsi.h"
-#include "slab.h"
+#include <module.h>
+#include <scsi.h>
+#include <slab.h>
 
 /* gendisk - the block layer's view of the disk; it holds its scsi_device. */
 struct gendisk {

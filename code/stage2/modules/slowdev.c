@@ -3,11 +3,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "delay.h"
-#include "device.h"
-#include "hotplug.h"
-#include "module.h"
-#include "slab.h"
+#include <delay.h>
+#include <device.h>
+#include <hotplug.h>
+#include <module.h>
+#include <slab.h>
 
 /*
  * struct slowdev - one device, /sys/devices/slowN, with one attribute:

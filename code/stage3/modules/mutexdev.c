@@ -1,11 +1,11 @@
 /* mutexdev.c - a driver that holds its own mutex across device_unregister(), while its show() takes it too. */
 #include <stdio.h>
 #include <string.h>
-#include "device.h"
-#include "hotplug.h"
-#include "module.h"
-#include "mutex.h"
-#include "slab.h"
+#include <device.h>
+#include <hotplug.h>
+#include <module.h>
+#include <mutex.h>
+#include <slab.h>
 
 /*
  * The classic driver deadlock of sysfs, written on purpose (mutexdev_fixed

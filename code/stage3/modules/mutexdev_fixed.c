@@ -1,11 +1,11 @@
 /* mutexdev_fixed.c - mutexdev written right: the device leaves the driver's state under the lock, sysfs outside it. */
 #include <stdio.h>
 #include <string.h>
-#include "device.h"
-#include "hotplug.h"
-#include "module.h"
-#include "mutex.h"
-#include "slab.h"
+#include <device.h>
+#include <hotplug.h>
+#include <module.h>
+#include <mutex.h>
+#include <slab.h>
 
 /*
  * mutexdev with its one mistake fixed.  The unplug still takes drv->lock,

@@ -1,10 +1,10 @@
 /* selfremove.c - a device with a "remove" attribute that unregisters it from inside its own store(). */
 #include <stdio.h>
 #include <string.h>
-#include "device.h"
-#include "hotplug.h"
-#include "module.h"
-#include "slab.h"
+#include <device.h>
+#include <hotplug.h>
+#include <module.h>
+#include <slab.h>
 
 /*
  * The wrong way to write what scsi_mod's "delete" does right.  remove's

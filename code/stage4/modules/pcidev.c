@@ -1,8 +1,8 @@
 /* pcidev.c - the slot driver of stage 4's PCI devices, and eject: a self-removing store in a module, the mistake. */
-#include "hotplug.h"
-#include "module.h"
-#include "pci.h"
-#include "sysfs_self.h"
+#include <hotplug.h>
+#include <module.h>
+#include <pci.h>
+#include <sysfs_self.h>
 
 /*
  * The devices, their remove file and their release belong to the PCI

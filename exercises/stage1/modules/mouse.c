@@ -1,7 +1,7 @@
 /* mouse.c - the mouse driver done right: the memory goes in release(). */
-#include "exercise.h"
-#include "module.h"
-#include "mouse.h"
+#include <exercise.h>
+#include <module.h>
+#include <mouse.h>
 
 /*
  * mouse_release - the last reference to the mouse's kobject is gone.
