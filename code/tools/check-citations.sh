@@ -9,7 +9,7 @@
 # tracked file is searched, this one excepted (it has to name them).
 # Last line: "check-citations: N passed, M failed" (one check).
 set -u
-pattern='TOOLING[.]md|DESIGN[.]md|STYLE[.]md|[.][.]/shared|(^|[^a-z])shared/|seeds/|/work/'
+pattern='TOOLING[.]md|DESIGN[.]md|STYLE[.]md|[.][.]/shared|(^|[^a-z])shared/|seeds/|(^|[^a-zA-Z0-9_.$}])/work/'
 self=code/tools/check-citations.sh
 if git rev-parse --is-inside-work-tree >/dev/null 2>&1; then
 	hits=$(git grep -n -I -E "$pattern" -- . ":!$self")

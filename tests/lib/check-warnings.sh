@@ -11,7 +11,7 @@
 #  2. the student's build compiles it, runs every test, and all pass;
 #  3. the build's log keeps the compiler's line naming the function;
 #  4. the grade's results (results.json) say "your code compiles with 1 warning".
-# From the environment (the Makefile): CC, REF_CFLAGS, GRADEFMT.
+# From the environment (the Makefile): CC, REF_CFLAGS, GRADE_PACKAGES.
 # Last line: "check-warnings: N passed, M failed".
 set -u
 work=$1

@@ -90,6 +90,6 @@ check-debug: $(BUILD)/.deps-ok $(BUILD)/stage1/ksim $(S1_solutions_TESTS)
 HELP += "check-warnings   a student's code with a warning: built, tested, graded, the warning reported"
 CHECK_TARGETS += check-warnings
 .PHONY: check-warnings
-check-warnings: $(BUILD)/.deps-ok $(BUILD)/tools/gradefmt $(GRADE_PREBUILD) $(GRADE_PREBUILD_STUDENT)
-	$(Q)CC="$(CC)" REF_CFLAGS="$(S1_solutions_CFLAGS)" GRADEFMT=$(abspath $(BUILD))/tools/gradefmt \
+check-warnings: $(BUILD)/.deps-ok $(GRADE_PREBUILD) $(GRADE_PREBUILD_STUDENT)
+	$(Q)CC="$(CC)" REF_CFLAGS="$(S1_solutions_CFLAGS)" GRADE_PACKAGES="$(GRADE_PACKAGES)" \
 	  tests/lib/check-warnings.sh $(BUILD)/check-warnings
