@@ -75,15 +75,25 @@ static const struct kobj_type counted_ktype = { .release = counted_release };
 static struct counted *race_objs;
 static atomic_int race_arrived;
 
+/*
+ * race_arrive - both racers reach round i, then go on as close together as
+ * two CPUs can: each spins for the other, and yields only when the other
+ * is plainly not running (a busy machine), where a spin would burn the
+ * time slice it waits for.
+ */
+static void race_arrive(int i)
+{
+	atomic_fetch_add(&race_arrived, 1);
+	for (int spins = 0; atomic_load(&race_arrived) < 2 * (i + 1); spins++)
+		if (spins > 10000)
+			sched_yield();
+}
+
 static void *race_putter(void *arg)
 {
 	(void)arg;
 	for (int i = 0; i < RACE_ROUNDS; i++) {
-		/* Both tasks arrive, then both put: as close together as two CPUs can. */
-		atomic_fetch_add(&race_arrived, 1);
-		for (int spins = 0; atomic_load(&race_arrived) < 2 * (i + 1); spins++)
-			if (spins > 10000)
-				sched_yield();	/* the other is not running: let it, on a busy machine */
+		race_arrive(i);
 		kobject_put(&race_objs[i].kobj);
 	}
 	return NULL;
@@ -128,10 +138,7 @@ static void *race_getter(void *arg)
 {
 	(void)arg;
 	for (int i = 0; i < RACE_ROUNDS; i++) {
-		atomic_fetch_add(&race_arrived, 1);
-		for (int spins = 0; atomic_load(&race_arrived) < 2 * (i + 1); spins++)
-			if (spins > 10000)
-				sched_yield();	/* the other is not running: let it, on a busy machine */
+		race_arrive(i);
 		kobject_get(&race_objs[i].kobj);
 	}
 	return NULL;
