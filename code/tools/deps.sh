@@ -40,6 +40,16 @@ else
 	exit 1
 fi
 
+# One install at a time: make check's parts run side by side, and two of
+# them that each lack a package would meet at apt's lock and one would fail.
+# The second waits here, then installs only what the first did not.
+if [ -z "$SUDO" ] && command -v flock >/dev/null 2>&1; then
+	exec 9>/var/cache/lifetime-workbook-deps.lock
+	flock 9
+	need=$(missing "$@")
+	[ -z "$need" ] && exit 0
+	cmd="apt-get update && apt-get install -y --no-install-recommends$need"
+fi
 echo "deps: installing with apt-get (and what they depend on):$need"
 export DEBIAN_FRONTEND=noninteractive
 $SUDO apt-get update -qq || echo "deps: apt-get update failed; trying the install anyway" >&2

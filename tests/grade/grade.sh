@@ -65,9 +65,19 @@ note=$out/submission.txt
 : >"$note"
 sandbox=$src/tests/grade/sandbox.sh
 export GRADE_UID=${GRADE_UID:-61000}
+final=
 if [ "$(id -u)" = 0 ]; then
-	chmod 711 "$out"	# the untrusted user may pass through, not list or read
 	trusted=1
+	# The submission's user must reach the grading copies: under a directory
+	# it cannot pass through (root's home, where make grade may run), they
+	# are made in /tmp instead, and their logs copied to OUT at the end.
+	if ! setpriv --reuid="$GRADE_UID" --regid="$GRADE_UID" --clear-groups test -x "$out" 2>/dev/null; then
+		final=$out
+		out=$(mktemp -d /tmp/lifetime-grade.XXXXXX) || exit 2
+		note=$out/submission.txt
+		: >"$note"
+	fi
+	chmod 711 "$out"	# the untrusted user may pass through, not list or read
 else
 	trusted=
 fi
@@ -281,5 +291,9 @@ fi
 
 # ---- one reading of the results, every format (trusted: the course's gradefmt, as this user)
 python3 "$src/tests/grade/gradefmt.py" --points tests/grade/points.tsv --exercises tests/grade/exercises.tsv \
-	--out "$out" --note "$note" --elapsed $((SECONDS - start)) "${args[@]}" || exit 2
+	--out "${final:-$out}" --note "$note" --elapsed $((SECONDS - start)) "${args[@]}" || exit 2
 [ ! -s "$note" ] || sed 's/^/  /' "$note"
+# The logs of copies made in /tmp join the results in OUT.
+if [ -n "$final" ]; then
+	cp -a "$out"/. "$final"/ && rm -rf "$out" || exit 2
+fi
