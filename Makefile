@@ -132,17 +132,28 @@ $(BUILD)/shell/%.o: code/shell/%.c $(KERNEL_HDR) $(wildcard code/shell/*.h)
 	$(CC) $(CFLAGS) -Icode/shell -c $< -o $@
 
 # ---------------------------------------------------------------- stages
-# Stage N is built from code/kernel/ plus an overlay of code/stage1..N and
-# solutions/stage1..N-1: for each file name the highest stage that has it
-# wins, so a stage directory holds only what that stage changes.  Stage N's
+# Stage N is built from code/kernel/ plus an overlay of the stages it builds
+# on: each stage but the first names its base in code/stageN/BASE (one
+# number), and the chain of bases from stage 1 up to N gives the layers,
+# code/stageK then solutions/stageK for each stage K of the chain.  For each
+# file name the highest layer wins, so a stage directory holds only what
+# that stage changes from its base, and `diff -ru code/stageB code/stageN`
+# is the patch.  Stage 3 builds on stage 1, not 2: the kernel dropped the
+# owner field of stage 2, and stage 3 carries nothing of it.  Stage N's
 # own exercise files come from solutions/stageN/ (the reference build, in
 # build/stageN/) or from exercises/stageN/ (the student's build, in
 # build/student/stageN/).  Files under modules/ become NAME.so; the rest
 # link into ksim.
 #
+# stage_chain(N) - the stages of N's build, lowest first (stage 4: 1 3 4),
+# from code/tools/stage-chain.sh, which every script that walks stages
+# asks too; read once per stage, when the Makefile is read.
+$(foreach n,$(STAGES),$(eval STAGE_CHAIN_$(n) := $(shell code/tools/stage-chain.sh $(n))))
+$(foreach n,$(STAGES),$(if $(STAGE_CHAIN_$(n)),,$(error stage $(n): no chain of bases (code/tools/stage-chain.sh $(n) says why))))
+stage_chain = $(STAGE_CHAIN_$(1))
 # stage_layers(N, own) - the directories, lowest first; own is the directory
 # tree (solutions or exercises) used for stage N itself.
-stage_layers = $(foreach k,$(wordlist 1,$(1),1 2 3 4 5 6 7 8 9),code/stage$(k) \
+stage_layers = $(foreach k,$(call stage_chain,$(1)),code/stage$(k) \
 	$(if $(filter $(k),$(1)),$(2),solutions)/stage$(k))
 overlay = $(strip $(foreach f,$(sort $(notdir $(foreach l,$(call stage_layers,$(1),$(2)),$(wildcard $(l)/$(3)*.c)))),\
 	$(lastword $(foreach l,$(call stage_layers,$(1),$(2)),$(wildcard $(l)/$(3)$(f))))))
@@ -227,9 +238,10 @@ endef
 $(foreach n,$(STAGES),$(foreach own,solutions exercises,$(foreach c,$(S$(n)_$(own)_SRC),\
 	$(eval $(call STAGE_OBJ,$(n),$(own),$(c))))))
 
-# check-overlay - each stage's files get the highest
-# layer's headers (tests/lib/check-overlay.sh), as the compiler reports them.
-HELP += "check-overlay    every header a stage's build includes is its highest layer's (with the compiler CC=)"
+# check-overlay - each stage's layers follow its chain of bases, and its
+# files and the headers they include (as the compiler reports them) are the
+# highest layer's (tests/lib/check-overlay.sh).
+HELP += "check-overlay    a stage's build follows its bases (code/stageN/BASE): every file and header is its highest layer's (CC=)"
 CHECK_TARGETS += check-overlay
 .PHONY: check-overlay
 overlay_env = $(foreach n,$(STAGES),$(foreach own,solutions,\
@@ -237,7 +249,7 @@ overlay_env = $(foreach n,$(STAGES),$(foreach own,solutions,\
 	CFLAGS_$(n)_$(own)="$(S$(n)_$(own)_CFLAGS) -Itests/lib $(CHECK_CFLAGS)" \
 	SOURCES_$(n)_$(own)="$(S$(n)_$(own)_SRC) $(S$(n)_$(own)_MODSRC) $(wildcard tests/stage$(n)/test_*.c)"))
 check-overlay: $(BUILD)/.deps-ok
-	$(Q)CC="$(CC)" $(overlay_env) tests/lib/check-overlay.sh $(BUILD)/check-overlay
+	$(Q)CC="$(CC)" STAGES="$(STAGES)" $(overlay_env) tests/lib/check-overlay.sh $(BUILD)/check-overlay
 
 # check-clang - everything built with clang, each stage graded with it
 # (code/tools/check-clang.sh).  Not part of make check, which would then

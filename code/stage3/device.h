@@ -1,4 +1,4 @@
-/* device.h - struct device: a kobject with a parent device and a release() (stage 3: files have no owner). */
+/* device.h - struct device: a kobject with a parent device and a release() (stage 3: an open file holds no reference). */
 #ifndef KSIM_DEVICE_H
 #define KSIM_DEVICE_H
 

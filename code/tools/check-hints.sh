@@ -46,8 +46,10 @@ for n in $stages; do
 	# The code a student of stage N sees, comments removed (gcc -fpreprocessed
 	# drops comments and expands nothing): one stream, one process per kind.
 	mapfile -t own < <(existing solutions/stage$n/*.c solutions/stage$n/modules/*.c)
+	# The stages its build is made of: its bases down to stage 1, and itself.
+	chain=$(code/tools/stage-chain.sh "$n") || { fail=$((fail + 1)); continue; }
 	{
-		for k in $(seq 1 "$n"); do
+		for k in $chain; do
 			mapfile -t f < <(existing code/stage$k/*.[ch] code/stage$k/modules/*.[ch])
 			[ ${#f[@]} = 0 ] || cat "${f[@]}"
 			[ "$k" = "$n" ] && continue
@@ -60,7 +62,7 @@ for n in $stages; do
 	grep -ohE '[A-Za-z_][A-Za-z0-9_]*|"[^"]*"' "$work/code$n" | sort -u >"$work/words$n"
 	sed -nE 's/.*DELAY_POINT\(([A-Za-z0-9_]+)\).*/\1/p' "$work/code$n" | sort -u >"$work/delays$n"
 	# Files a hint may name: the stage's sources and headers by base name, and the scenarios.
-	{ for k in $(seq 1 "$n"); do ls code/stage$k solutions/stage$k code/stage$k/modules 2>/dev/null; done
+	{ for k in $chain; do ls code/stage$k solutions/stage$k code/stage$k/modules 2>/dev/null; done
 	  ls code/kernel code/scenarios; } | sort -u >"$work/files$n"
 	# The fences: NAME <TAB> FILE:LINE, and the solutions' lines and delay points per exercise.
 	: >"$work/body$n"

@@ -3,9 +3,9 @@
 #
 # The course's tracked files only, as this checkout has them (git stash
 # create: HEAD plus the uncommitted changes to tracked files, without
-# touching the checkout; git archive writes it), less the solutions of
-# STAGE and later stages and the mistakes' patches of those stages (their
-# context lines are solution text).  setup.sh (PACKAGES filled in) and
+# touching the checkout; git archive writes it), with the solutions of the
+# stages STAGE builds on and no others, and no mistakes' patches of the
+# others (their context lines are solution text).  setup.sh (PACKAGES filled in) and
 # run_autograder go at the root, where Gradescope looks, and the file
 # GRADE_STAGE says which stage run_autograder grades.  Exit status 0, or 2.
 set -eu
@@ -15,10 +15,14 @@ case $n in ''|*[!0-9]*) echo "bundle.sh: STAGE must be a stage number, not '$n'"
 git rev-parse --git-dir >/dev/null 2>&1 || { echo "bundle.sh: not a git checkout: a bundle holds tracked files only" >&2; exit 2; }
 dir=$(dirname "$zip")/bundle
 rm -rf "$dir" "$zip" && mkdir -p "$dir"
+# The solutions a stage's build needs are those of the stages it builds on
+# (code/tools/stage-chain.sh): stage 3's bundle holds stage 1's, not stage 2's.
+bases=" $(code/tools/stage-chain.sh "$n") " || exit 2
+bases="${bases% "$n" } "
 excl=()
 for d in solutions/stage* tests/stage*/mistakes; do
 	k=${d#*stage}; k=${k%%/*}
-	[ "$k" -lt "$n" ] || excl+=(":(exclude)$d")
+	[ "${bases#* "$k" }" != "$bases" ] || excl+=(":(exclude)$d")
 done
 # (stash create needs a committer; a fresh clone in CI may have none configured)
 rev=$(GIT_AUTHOR_NAME=bundle GIT_AUTHOR_EMAIL=bundle@localhost GIT_COMMITTER_NAME=bundle \
@@ -30,4 +34,4 @@ echo "$n" >"$dir/GRADE_STAGE"
 chmod +x "$dir/setup.sh" "$dir/run_autograder"
 (cd "$dir" && zip -qr -X "$(cd .. && pwd)/$(basename "$zip")" .)
 rm -rf "$dir"
-echo "gradescope-bundle: $zip ($(du -k "$zip" | cut -f1) KiB): stage $n's autograder, solutions of stages before $n only"
+echo "gradescope-bundle: $zip ($(du -k "$zip" | cut -f1) KiB): stage $n's autograder, solutions of $(b=${bases# }; b=${b% }; echo "${b:+stages $b}${b:-no stage}") only"

@@ -9,7 +9,8 @@
 #     output, forged and partial reports, the scoring model, read back by
 #     json, xmllint with tests/grade/junit.xsd, TAP::Parser, PyYAML).
 #  2. The per-stage bundles (BUNDLES/stageN/autograder.zip): tracked files
-#     only, no solutions/stageK or tests/stageK/mistakes for K >= N, no
+#     only, no solutions/stageK or tests/stageK/mistakes but for the stages K
+#     that N builds on (code/tools/stage-chain.sh), no
 #     text only those hold (markers.py), setup.sh and run_autograder.
 #  3. make grade on the skeletons, STAGES (default 1 2): 0 points in each.
 #  4. Gradescope, in a scratch /autograder (WORK/root/autograder) with
@@ -80,14 +81,17 @@ for n in 1 2 3 4; do
 	[ -f "$z" ] || { bad "no bundle $z (make gradescope-bundle STAGE=$n)"; continue; }
 	d=$work/bundle$n
 	mkdir -p "$d" && unzip -q "$z" -d "$d"
+	# Secret: the solutions of every stage but those stage n builds on.
 	secret=$(cd "$d" && find solutions tests -path "*/stage*" \( -path 'solutions/stage*' -o -path 'tests/stage*/mistakes' \) \
-		-maxdepth 2 2>/dev/null | awk -v n="$n" '{ k = $0; sub(/.*stage/, "", k); if (k + 0 >= n) print }')
+		-maxdepth 2 2>/dev/null | awk -v chain="$(code/tools/stage-chain.sh "$n")" '
+		BEGIN { m = split(chain, c, " "); for (i = 1; i < m; i++) base[c[i]] = 1 }
+		{ k = $0; sub(/.*stage/, "", k); if (!((k + 0) in base)) print }')
 	extra=$(comm -23 <(cd "$d" && find . -type f | sed 's|^\./||' | sort) \
 		<( { git ls-files; printf '%s\n' setup.sh run_autograder GRADE_STAGE; } | sort))
 	if [ -z "$secret" ] && [ -z "$extra" ] && [ "$(cat "$d/GRADE_STAGE")" = "$n" ] &&
 		[ -x "$d/setup.sh" ] && [ -x "$d/run_autograder" ] && ! grep -q @GRADE_PACKAGES@ "$d/setup.sh" &&
 		$py tests/grade/markers.py "$src" "$n" "$d" >"$work/bundle$n.leaks"; then
-		ok "stage $n's bundle: tracked files only, no solutions of stage $n or later, none of their text ($(du -k "$z" | cut -f1) KiB)"
+		ok "stage $n's bundle: tracked files only, no solutions but those of the stages it builds on, none of the others' text ($(du -k "$z" | cut -f1) KiB)"
 	else
 		bad "stage $n's bundle: solutions '$secret', untracked '$(head -c 300 <<<"$extra")', $(head -n 3 "$work/bundle$n.leaks")"
 	fi

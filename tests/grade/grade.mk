@@ -29,10 +29,10 @@ grade:
 # ---------------------------------------------------------------- Gradescope
 # build/gradescope/stageN/autograder.zip, one per stage: the course's tracked
 # files at HEAD (git archive: nothing untracked, nothing of build/ or .git)
-# without the solutions of stage N or a later one, nor the mistakes' patches
-# that quote them (tests/stageK/mistakes), with setup.sh and run_autograder
-# at its root; it grades stage N alone, out of stage N's points.  Stage N is
-# built on the solutions of the stages before it, which it holds.
+# with the solutions of the stages N builds on (code/tools/stage-chain.sh)
+# and no others, nor the mistakes' patches that quote the others
+# (tests/stageK/mistakes), with setup.sh and run_autograder at its root; it
+# grades stage N alone, out of stage N's points, built on those solutions.
 GRADESCOPE_ZIPS := $(foreach n,$(STAGES),$(BUILD)/gradescope/stage$(n)/autograder.zip)
 HELP += "gradescope-bundle  build/gradescope/stageN/autograder.zip for STAGE=N (default: every stage): upload it as stage N's autograder"
 .PHONY: gradescope-bundle

@@ -17,7 +17,7 @@
 # The trust boundary (README, "Grading a course"; tests/grade/sandbox.sh).
 # Run as root, the submission is compiled and run as an unprivileged user
 # (GRADE_UID, default 61000), in a copy of the course's tree that holds the
-# solutions of the earlier stages only, with every other copy of them on
+# solutions of the stages it builds on only, with every other copy of them on
 # the machine hidden when the kernel allows a mount namespace.  That user
 # can write only the build (until it is built; then root owns it) and the
 # results directory of the one unit (a Check suite, or the scenario table)
@@ -159,13 +159,15 @@ for n in $stages; do
 			continue
 		fi
 	fi
-	# The copy this stage is graded in: the course's tree without the
-	# solutions of this stage or a later one, nor what holds their text (the
-	# mistakes' patches), nor .git and build.
+	# The copy this stage is graded in: the course's tree with the solutions
+	# of the stages it builds on (code/tools/stage-chain.sh) and no other,
+	# nor what holds their text (the mistakes' patches), nor .git and build.
 	tree=$sd/tree
+	bases=" $(code/tools/stage-chain.sh "$n") " || exit 2
+	bases="${bases% "$n" } "
 	excl=(--exclude=./build --exclude=./.git)
 	for k in 1 2 3 4 5 6 7 8 9; do
-		[ "$k" -lt "$n" ] || excl+=(--exclude="./solutions/stage$k" --exclude="./tests/stage$k/mistakes")
+		[ "${bases#* "$k" }" != "$bases" ] || excl+=(--exclude="./solutions/stage$k" --exclude="./tests/stage$k/mistakes")
 	done
 	mkdir -p "$tree/build"
 	tar -C "$src" "${excl[@]}" -cf - . | tar -C "$tree" -xf - || exit 2
@@ -183,7 +185,8 @@ for n in $stages; do
 	hide=$sd/hide
 	{
 		for k in 1 2 3 4 5 6 7 8 9; do
-			[ "$k" -lt "$n" ] || { [ ! -e "$src/solutions/stage$k" ] || echo "$src/solutions/stage$k"
+			[ "${bases#* "$k" }" = "$bases" ] || continue
+			{ [ ! -e "$src/solutions/stage$k" ] || echo "$src/solutions/stage$k"
 				[ ! -e "$src/tests/stage$k/mistakes" ] || echo "$src/tests/stage$k/mistakes"; }
 		done
 		[ ! -e "$src/.git" ] || echo "$src/.git"

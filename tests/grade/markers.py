@@ -1,10 +1,12 @@
 #!/usr/bin/python3
-"""markers.py SRC FIRST [DIR...] - solution text of stages >= FIRST, and where it leaked.
+"""markers.py SRC STAGE [DIR...] - solution text a grading of STAGE must not see, and where it leaked.
 
-The markers: each line (stripped, at least 12 characters) inside a
-/* BEGIN EXERCISE */ ... /* END EXERCISE */ fence of SRC/solutions/stageK
-(K >= FIRST) that no tracked file outside those solutions and their
-mistakes' patches holds: text only an answer has.  Without DIRs, prints
+The secret stages: every stage but those STAGE builds on (its chain of
+bases, code/tools/stage-chain.sh, without STAGE itself): for stage 3,
+stages 2, 3 and up.  The markers: each line (stripped, at least 12
+characters) inside a /* BEGIN EXERCISE */ ... /* END EXERCISE */ fence of
+SRC/solutions/stageK (K secret) that no tracked file outside those
+solutions and their mistakes' patches holds: text only an answer has.  Without DIRs, prints
 them.  With DIRs, prints "LEAK FILE: LINE" for each file under them (any
 size; binary files too) holding a marker, and exits 1 if there is one.
 """
@@ -13,7 +15,10 @@ import re
 import subprocess
 import sys
 
-src, first = sys.argv[1], int(sys.argv[2])
+src, stage = sys.argv[1], sys.argv[2]
+chain = subprocess.run([os.path.join(src, "code/tools/stage-chain.sh"), stage], cwd=src,
+                       capture_output=True, text=True, check=True).stdout.split()
+bases = {int(k) for k in chain[:-1]}
 secret_dir = re.compile(r"^(solutions/stage(\d+)/|tests/stage(\d+)/mistakes/)")
 files = subprocess.run(["git", "-C", src, "ls-files"], capture_output=True, text=True, check=True).stdout.split("\n")
 lines, public = set(), []
@@ -26,7 +31,7 @@ for f in files:
         text = open(os.path.join(src, f), encoding="utf-8", errors="replace").read()
     except OSError:
         continue
-    if m and k >= first and f.startswith("solutions/") and f.endswith(".c"):
+    if m and k not in bases and f.startswith("solutions/") and f.endswith(".c"):
         inside = False
         for l in text.split("\n"):
             if "BEGIN EXERCISE" in l:
@@ -35,7 +40,7 @@ for f in files:
                 inside = False
             elif inside and len(l.strip()) >= 12 and not l.strip().startswith("/* STUB"):
                 lines.add(l.strip())
-    elif not (m and k >= first):
+    elif not (m and k not in bases):
         public.append(text)
 everything = "\n".join(public)
 markers = sorted(l for l in lines if l not in everything)

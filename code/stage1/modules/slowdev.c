@@ -19,7 +19,9 @@
  * mouse_naive does (stage 1).  Unplugging waits for a store() in flight
  * to return (stage 2 through the file's orphaning, stage 3 on from the
  * active reference), so store() itself is safe; whether the rest is, is
- * what the scenarios of stages 2 and 3 show.  busy_ms is atomic because
+ * what the scenarios of stages 2 and 3 show.  It lives in stage 1, the
+ * base both of those build on; stage 1 itself, where nothing waits, has
+ * no scenario for it.  busy_ms is atomic because
  * two writers, each through its own open file, may be inside store() at
  * once.
  */
