@@ -51,7 +51,8 @@ struct held_lock {
 	struct lock_class *class;
 	struct lockdep_map *instance;
 	uintptr_t acquire_ip;
-	bool read, trylock;
+	unsigned char read;	/* 0 write, 1 read, 2 recursive read */
+	bool trylock;
 };
 
 /*
@@ -365,6 +366,9 @@ static int check_deadlock(const struct held_lock *next)
 
 	for (i = 0; i < curr_depth; i++) {
 		if (held_locks[i].class != next->class)
+			continue;
+		/* A recursive reader (read 2, an SRCU section) nests in a read of its class. */
+		if (next->read == 2 && held_locks[i].read)
 			continue;
 		/* The report names the instance itself if the task holds it. */
 		if (!prev || held_locks[i].instance == next->instance)

@@ -22,8 +22,9 @@
  *    on what is held; locks taken while it is held do depend on it;
  *  - a read acquisition of an rwsem counts like a write one (a waiting
  *    writer makes a second reader wait: read-then-read of one class is
- *    recursive locking too; only the kernel's recursive readers, rwlock_t
- *    readers, are exempt, and the simulated kernel has none);
+ *    recursive locking too); only recursive readers (read 2: the kernel's
+ *    rwlock_t readers and SRCU's sections, srcu.h) nest in a read of their
+ *    class without a report;
  *  - subclasses: lock_acquire(..., subclass, ...) with subclass > 0 (the
  *    *_nested() calls) makes a class of its own, "name/1", for nesting
  *    that the code orders by other means (a parent before its child).
@@ -84,7 +85,7 @@ void lockdep_init_map(struct lockdep_map *map, const char *name, struct lock_cla
  * reported instead of entered.
  * @subclass: 0, or the nesting level (the *_nested() calls)
  * @trylock: 1 if it cannot wait (a trylock that succeeded): not checked
- * @read: 1 for the read side of an rwsem
+ * @read: 1 for the read side of an rwsem, 2 for a recursive reader (SRCU)
  * @ip: the caller's address (_RET_IP_)
  */
 void lock_acquire(struct lockdep_map *map, unsigned int subclass, int trylock, int read, uintptr_t ip);

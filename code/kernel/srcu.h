@@ -1,0 +1,105 @@
+/* srcu.h - sleepable RCU: readers that may sleep, and an updater that waits for the readers it could miss. */
+#ifndef KSIM_SRCU_H
+#define KSIM_SRCU_H
+
+#include "atomic.h"
+#include "lockdep.h"
+#include "mutex.h"
+#include "wait.h"
+
+/*
+ * struct srcu_struct - one domain of SRCU readers (a driver's, a
+ * revocable provider's): srcu_read_lock() enters a read-side section and
+ * returns an index, srcu_read_unlock() leaves it with that same index,
+ * and synchronize_srcu() returns only once every section that began
+ * before it has ended.  Unlike rcu_read_lock(), a section may sleep, so
+ * the updater cannot wait for a pass through the scheduler: it counts the
+ * readers instead.
+ *
+ * The counting is the classic SRCU's: two counters, one per index.  A
+ * reader counts itself in the counter the index points at, and must leave
+ * through the same counter, which is why srcu_read_lock() hands the index
+ * back and srcu_read_unlock() takes it.  synchronize_srcu() flips the
+ * index, so that new readers count in the other counter, and waits for
+ * the old one to drain: readers that arrive after the flip never hold it
+ * up.  An unlock with the wrong index leaves the old counter above zero
+ * for ever, and synchronize_srcu() with it: the hang of a struct that
+ * keeps one index for every thread that reads through it.
+ *
+ * Differences from the kernel: the kernel's counters are per CPU, summed
+ * without a lock, with memory barriers between the sum and the flip, and
+ * its grace period (srcu_advance_state() in kernel/rcu/srcutree.c) waits
+ * twice: for the index readers are not using, then, after the flip, for
+ * the one they were.  Ours are two atomic_t, sequentially consistent like
+ * every atomic_t here (atomic.h): a reader has either counted itself
+ * before the updater looks (and is waited for) or it loads the index, and
+ * anything the updater published, after the flip; so one wait suffices.
+ * There is no call_srcu(), and no expedited or polled grace period.
+ *
+ * lockdep sees a read-side section as a recursive read acquisition of the
+ * domain (nested sections are legal) and synchronize_srcu() as a write
+ * acquisition that is released at once, as the kernel's srcu_lock_sync():
+ * synchronize_srcu() inside a section of its own domain, which would wait
+ * for itself, is reported, and so is a lock taken around it by a reader
+ * and around a reader by the updater.
+ */
+struct srcu_struct {
+	atomic_t srcu_idx;			/* new readers count in srcu_lock_nesting[srcu_idx & 1] */
+	atomic_t srcu_lock_nesting[2];		/* readers in their section, per index */
+	struct mutex srcu_gp_mutex;		/* one grace period at a time */
+	struct wait_queue_head srcu_wq;		/* synchronize_srcu() waits here for the old index to drain */
+	struct lockdep_map dep_map;
+};
+
+/*
+ * init_srcu_struct - set up a domain; its lockdep class is the call site,
+ * named after the argument (as the kernel's macro does).
+ */
+#define init_srcu_struct(ssp) ({						\
+	static struct lock_class_key __srcu_key;				\
+	__init_srcu_struct((ssp), #ssp, &__srcu_key);				\
+})
+int __init_srcu_struct(struct srcu_struct *ssp, const char *name, struct lock_class_key *key);
+
+/**
+ * cleanup_srcu_struct - tear down a domain no reader uses any more.
+ * @ssp: the domain
+ *
+ * Context: no section of @ssp in progress (a WARN if one is: its reader
+ * would then unlock freed memory).  Return: nothing.
+ */
+void cleanup_srcu_struct(struct srcu_struct *ssp);
+
+/**
+ * srcu_read_lock - enter a read-side section of @ssp.
+ * @ssp: the domain
+ *
+ * Context: any task; may be nested, and the section may sleep.
+ * Return: the index to hand to the matching srcu_read_unlock(), 0 or 1.
+ * It belongs to this section: keep it on the reader's stack, never in an
+ * object that another reader may overwrite.
+ */
+int srcu_read_lock(struct srcu_struct *ssp);
+
+/**
+ * srcu_read_unlock - leave the read-side section that srcu_read_lock() began.
+ * @ssp: the domain
+ * @idx: what that srcu_read_lock() returned
+ *
+ * Context: any task, in a section of @ssp.  Wakes synchronize_srcu() if
+ * this was the last reader it waited for.  Return: nothing.
+ */
+void srcu_read_unlock(struct srcu_struct *ssp, int idx);
+
+/**
+ * synchronize_srcu - wait until every section of @ssp in progress has ended.
+ * @ssp: the domain
+ *
+ * Sections that begin while it waits do not hold it up.
+ *
+ * Context: sleeps; never inside a section of @ssp (lockdep reports it, and
+ * the wait would be for ever).  Return: nothing.
+ */
+void synchronize_srcu(struct srcu_struct *ssp);
+
+#endif
