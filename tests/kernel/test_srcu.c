@@ -205,6 +205,60 @@ START_TEST(a_reader_in_progress_blocks_synchronize_srcu_and_a_later_one_does_not
 }
 END_TEST
 
+/*
+ * ---- the index kept in a shared object: the hang ----
+ *
+ * Two readers keep their index in one object (the first revocable's
+ * mistake).  If the updater flips between their locks, the second overwrites
+ * the first one's index; both unlock index 1, and index 0 keeps a reader
+ * for ever.  The explorer must find that schedule, and its replay must hang
+ * again: this is what stage 5's explorer runs are made of.
+ */
+static struct {
+	int idx;
+} shared;
+
+static void *shared_reader(void *arg)
+{
+	(void)arg;
+	shared.idx = srcu_read_lock(&ss);
+	sched_point();
+	srcu_read_unlock(&ss, shared.idx);
+	return NULL;
+}
+
+static void *plain_updater(void *arg)
+{
+	(void)arg;
+	synchronize_srcu(&ss);
+	return NULL;
+}
+
+static const struct explore_harness shared_index = {
+	.name = "srcu-shared-index",
+	.claim = "two readers that keep their SRCU index in one shared object never hang the updater",
+	.setup = readers_setup,
+	.tasks = {
+		{ "reader0", shared_reader, NULL },
+		{ "reader1", shared_reader, NULL },
+		{ "updater", plain_updater, NULL },
+	},
+	.check = readers_check,
+};
+
+START_TEST(an_index_shared_by_two_readers_hangs_synchronize_srcu_and_the_explorer_finds_it)
+{
+	struct explore_result r;
+
+	ASSERT_PASSES(&shared_index, "nonpreemptive", 1);
+	ck_assert_msg(run(&shared_index, "dfs:2", 1000000, &r) == 1,
+		      "dfs:2 ran %ld schedules and never hung synchronize_srcu() with a shared index", r.runs);
+	ck_assert_msg(strstr(r.output, "deadlock") && strstr(r.output, "synchronize_srcu"),
+		      "the failure is not the updater hung in synchronize_srcu():\n%s", r.output);
+	ck_assert_msg(r.repeats, "the shrunk schedule did not hang again: %s", r.replay);
+}
+END_TEST
+
 /* ---- free threads: an updater retires objects that readers may still be reading ---- */
 
 struct obj {
@@ -338,6 +392,7 @@ int main(void)
 	tc = ktest_case(s, "schedules", 120);
 	tcase_add_test(tc, a_reader_in_progress_blocks_synchronize_srcu_and_a_later_one_does_not);
 	tcase_add_test(tc, no_schedule_loses_a_reader_dfs_2);
+	tcase_add_test(tc, an_index_shared_by_two_readers_hangs_synchronize_srcu_and_the_explorer_finds_it);
 	tc = ktest_case(s, "threads", 30);
 	tcase_add_test(tc, free_threads_never_read_a_retired_object);
 	tc = ktest_case(s, "lockdep", 10);
