@@ -10,6 +10,7 @@
 #include "oops.h"
 #include "srcu.h"
 #include "task.h"
+#include "watchdog.h"
 
 static struct srcu_struct ss;
 
@@ -384,6 +385,34 @@ START_TEST(synchronize_srcu_inside_its_own_section_is_reported)
 }
 END_TEST
 
+/* A reader that takes a mutex inside its section, and an updater that calls synchronize_srcu() under it. */
+static DEFINE_MUTEX(drv_lock);
+
+static void mutex_around_synchronize(void)
+{
+	int idx;
+
+	init_srcu_struct(&ss);
+	idx = srcu_read_lock(&ss);
+	mutex_lock(&drv_lock);
+	mutex_unlock(&drv_lock);
+	srcu_read_unlock(&ss, idx);
+	mutex_lock(&drv_lock);
+	synchronize_srcu(&ss);	/* no reader now: it returns; lockdep still sees the order */
+	mutex_unlock(&drv_lock);
+}
+
+START_TEST(a_mutex_inside_a_section_and_around_synchronize_srcu_is_a_circular_dependency)
+{
+	char err[16384];
+	int status = in_child(mutex_around_synchronize, err, sizeof(err));
+
+	ck_assert_msg(status == EXIT_OOPS, "exit %d, want %d:\n%s", status, EXIT_OOPS, err);
+	ck_assert_msg(strstr(err, "WARNING: possible circular locking dependency detected"), "no report:\n%s", err);
+	ck_assert_msg(strstr(err, "drv_lock") && strstr(err, "&ss"), "the report does not name both:\n%s", err);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("kernel-srcu");
@@ -398,5 +427,6 @@ int main(void)
 	tc = ktest_case(s, "lockdep", 10);
 	tcase_add_test(tc, nested_sections_are_legal_for_lockdep);
 	tcase_add_test(tc, synchronize_srcu_inside_its_own_section_is_reported);
+	tcase_add_test(tc, a_mutex_inside_a_section_and_around_synchronize_srcu_is_a_circular_dependency);
 	return ktest_main(s);
 }
