@@ -47,6 +47,11 @@ struct file_operations {
  * struct file - one open of a device node.  f_op is the cdev's operations,
  * copied at open: what a later cdev_del() or rmmod does to the cdev does
  * not change which functions this file calls.
+ *
+ * Differences from the kernel: only character devices' files are this
+ * struct file.  An open sysfs attribute is still each stage's own struct
+ * file, private to its sysfs_file.c, behind vfs.h's calls; in the kernel
+ * both are one struct file, sysfs's state hanging off private_data.
  */
 struct file {
 	const struct file_operations *f_op;
