@@ -101,6 +101,17 @@ else
 	bad "the control: stage 3 on stage 1 gave '$got', not '1 3' and code/stage1/a.c code/stage3/c.c"
 fi
 
+# A BASE that is not a lower stage, or not a number, is refused with its FILE:LINE:COL.
+for bad in "3:not lower" "x:not a stage number"; do
+	echo "${bad%%:*}" >"$c3/code/stage3/BASE"
+	out=$(cd "$c3" && code/tools/stage-chain.sh 3 2>&1); rc=$?
+	if [ "$rc" = 2 ] && grep -q "^code/stage3/BASE:1:1: .*${bad#*:}" <<<"$out"; then
+		ok "the control: a BASE of '${bad%%:*}' is refused (exit 2, code/stage3/BASE:1:1: ...)"
+	else
+		bad "the control: a BASE of '${bad%%:*}' gave exit $rc: $out"
+	fi
+done
+
 # ---- every stage (the reference's build: exercises/ are generated from
 # solutions/, with the same #include lines, and check-exercises holds them to it)
 for n in $STAGES; do
