@@ -145,11 +145,17 @@ $(BUILD)/shell/%.o: code/shell/%.c $(KERNEL_HDR) $(wildcard code/shell/*.h)
 # build/student/stageN/).  Files under modules/ become NAME.so; the rest
 # link into ksim.
 #
+# stage_base(N) - the stage N builds on (empty for stage 1); a BASE that
+# names no lower stage stops make (code/tools/stage-chain.sh N says why).
 # stage_chain(N) - the stages of N's build, lowest first (stage 4: 1 3 4),
-# from code/tools/stage-chain.sh, which every script that walks stages
-# asks too; read once per stage, when the Makefile is read.
-$(foreach n,$(STAGES),$(eval STAGE_CHAIN_$(n) := $(shell code/tools/stage-chain.sh $(n))))
-$(foreach n,$(STAGES),$(if $(STAGE_CHAIN_$(n)),,$(error stage $(n): no chain of bases (code/tools/stage-chain.sh $(n) says why))))
+# worked out once per stage.  The scripts that walk stages ask
+# code/tools/stage-chain.sh, and check-overlay holds the two to the same
+# answer.
+stage_lower = $(wordlist 1,$(words $(wordlist 2,$(1),1 2 3 4 5 6 7 8 9)),1 2 3 4 5 6 7 8 9)
+stage_base = $(foreach b,$(firstword $(file < code/stage$(1)/BASE)),$(if $(filter $(b),$(call stage_lower,$(1))),$(b),\
+	$(error code/stage$(1)/BASE:1:1: stage $(1) cannot build on '$(b)', not a lower stage)))
+stage_chain_of = $(if $(1),$(call stage_chain_of,$(call stage_base,$(1))) $(1))
+$(foreach n,$(STAGES),$(eval STAGE_CHAIN_$(n) := $(strip $(call stage_chain_of,$(n)))))
 stage_chain = $(STAGE_CHAIN_$(1))
 # stage_layers(N, own) - the directories, lowest first; own is the directory
 # tree (solutions or exercises) used for stage N itself.
