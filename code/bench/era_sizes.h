@@ -31,7 +31,24 @@ struct era_sysfs_dirent_rwsem {
 	int s_event;
 };
 
-/* Later in 2007: s_active an atomic_t with SD_DEACTIVATED_BIAS, siblings singly linked (our stage 4). */
+/*
+ * 2.6.23 (8619f9798983, 136 -> 104 bytes by its message): s_active an
+ * atomic_t with SD_DEACTIVATED_BIAS, the lists still doubly linked.
+ */
+struct era_sysfs_dirent_atomic {
+	int s_count, s_active;
+	void *s_parent;
+	struct era_list_head s_sibling, s_children;
+	const char *s_name;
+	union { void *kobj, *target, *attr, *bin_attr; } s_elem;
+	unsigned int s_flags;
+	unsigned short s_mode;
+	unsigned long s_ino;
+	void *s_dentry, *s_iattr;
+	int s_event;
+};
+
+/* Then (0c73f18b7d95, 104 -> 88): siblings and children singly linked (our stage 4). */
 struct era_sysfs_dirent_bias {
 	int s_count, s_active;
 	void *s_parent, *s_sibling, *s_children;
@@ -68,7 +85,9 @@ static inline void era_sizes_print(void)
 {
 	printf("size\tkernel-2007-rwsem\t%zu\tsysfs_dirent, s_active an rw_semaphore (x86-64, computed)\n",
 	       sizeof(struct era_sysfs_dirent_rwsem));
-	printf("size\tkernel-2007-bias\t%zu\tsysfs_dirent, s_active an atomic_t with the bias (x86-64, computed)\n",
+	printf("size\tkernel-2007-atomic\t%zu\tsysfs_dirent, s_active an atomic_t with the bias (x86-64, computed)\n",
+	       sizeof(struct era_sysfs_dirent_atomic));
+	printf("size\tkernel-2007-slist\t%zu\tsysfs_dirent, and its lists singly linked (x86-64, computed)\n",
 	       sizeof(struct era_sysfs_dirent_bias));
 	printf("size\tkernel-3.14-kernfs\t%zu\tkernfs_node (x86-64, computed)\n", sizeof(struct era_kernfs_node));
 }

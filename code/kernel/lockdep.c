@@ -306,7 +306,7 @@ static void print_report_tail(void)
 	atomic_fetch_add(&nr_reports, 1);
 }
 
-/* Once per pair of classes, as the issue of a report goes (a, b ordered as found). */
+/* Once per pair of classes (a, b as found): our rule; the kernel stops at its first report. */
 static bool first_report(const struct lock_class *a, const struct lock_class *b)
 {
 	int i;

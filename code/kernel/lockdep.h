@@ -38,12 +38,14 @@
  * itself would wait for ever, so the run ends there, with the report.
  *
  * Differences from the kernel: the kernel's lockdep prints its first
- * report and then turns itself off (debug_locks_off()), so one boot shows
- * one report, and the one to fix first is the first; ours goes on
- * checking and reports each pair of classes once, so that a scenario can
- * show two reports.  And where ours ends the run at a self-wait, the
- * kernel prints the report and the task then hangs, until the hung-task
- * detector reports it (120 s by default).
+ * report and then turns itself off (every report function in
+ * kernel/locking/lockdep.c begins with debug_locks_off_graph_unlock()),
+ * so one boot shows one report, and the one to fix first is the first.
+ * "Each pair of classes reported once" is our rule, not the kernel's: ours
+ * goes on checking, so that a scenario can show two reports.  And where
+ * ours ends the run at a self-wait (the simulation's choice), the kernel
+ * prints the report and the task then hangs, until the hung-task detector
+ * reports it (hung_task_timeout_secs, 120 s by default).
  *
  * lockdep is on by default; "ksim --no-lockdep" or KSIM_LOCKDEP=0 turn it
  * off.  Its graph lock must not order tasks that the code under test does

@@ -19,6 +19,10 @@
 # too few come, every way of routing the timer "fails", and the guest
 # panics: "IO-APIC + timer doesn't work!".  QEMU's timer is wired right;
 # the kernel skips the same check itself on KVM and Hyper-V guests.
+# preempt=voluntary is Debian's default (PREEMPT_VOLUNTARY, with
+# PREEMPT_DYNAMIC), written down because self-vs-locked-unplug
+# depends on it: with one CPU and no preemption inside the kernel, nothing
+# runs between a store's break of its active protection and its restore.
 set -eu
 kdir=$1 abi=$2 initrd=$3 disk=$4 scenario=$5 log=$6
 accel=${ACCEL:-tcg}
@@ -28,7 +32,7 @@ timeout -k 5 "${TIMEOUT:-240}" qemu-system-x86_64 \
 	-accel "$accel" -m 512 -smp 1 -nodefaults -display none -no-reboot \
 	-serial "file:$log" \
 	-kernel "$kdir/boot/vmlinuz-$abi" -initrd "$initrd" \
-	-append "console=ttyS0 quiet panic=-1 nosoftlockup no_timer_check rk.scenario=$scenario" \
+	-append "console=ttyS0 quiet panic=-1 nosoftlockup no_timer_check preempt=voluntary rk.scenario=$scenario" \
 	-device ahci,id=ahci -drive if=none,id=d0,file="$disk",format=raw \
 	-device ide-hd,drive=d0,bus=ahci.0 </dev/null || status=$?
 if [ "$status" = 124 ] || [ "$status" = 137 ]; then

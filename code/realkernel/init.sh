@@ -26,10 +26,11 @@ echo 7 >/proc/sys/kernel/printk
 scenario=$(sed -n 's/.*rk\.scenario=\([^ ]*\).*/\1/p' /proc/cmdline)
 echo "@@ scenario $scenario on $(uname -r)"
 # A step the kernel leaves hanging never returns: once the hung-task report
-# is out (and a moment for its stack), end the run from here.
+# is out (and a moment for its stacks: a deadlock reports both of its
+# tasks, one after the other), end the run from here.
 (
 	while ! dmesg | grep -q 'blocked for more than'; do sleep 0.5; done
-	sleep 1
+	sleep 2
 	echo "@@ hung"
 	poweroff -f
 ) &

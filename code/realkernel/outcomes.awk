@@ -29,7 +29,13 @@ function classify(line,   i) {
 side == "linux" && /^@@ [0-9]+ \$ / {
 	close_step()
 	nsteps++
-	k = $0; sub(/^@@ [0-9]+ \$ /, "", k); key[nsteps] = k
+	k = $0; sub(/^@@ [0-9]+ \$ /, "", k)
+	# The same race at a step's start: "@@ 5 $ rmmod ahci[   20.979554] ata1.00: ..."
+	# is the command, then a kernel line (no command of ours holds "[ 1.5] ").
+	rest = ""
+	if (match(k, /\[ *[0-9]+\.[0-9]+\] /)) { rest = substr(k, RSTART); k = substr(k, 1, RSTART - 1) }
+	key[nsteps] = k
+	if (rest != "") classify(rest)
 	next
 }
 side == "linux" && /^@@ [0-9]+ as / { k = $0; sub(/^@@ [0-9]+ as /, "", k); key[nsteps] = k; next }

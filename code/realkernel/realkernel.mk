@@ -11,3 +11,10 @@ real-kernel: $(BUILD)/.deps-ok $(BUILD)/stage4/ksim
 
 real-kernel-record:
 	$(Q)code/realkernel/record.sh build/real-kernel code/realkernel/recorded
+
+# The console parser's own test, on made-up consoles: cheap, so part of make check.
+.PHONY: check-realkernel-scripts
+check-realkernel-scripts:
+	$(Q)code/realkernel/test-outcomes.sh
+CHECK_TARGETS += check-realkernel-scripts
+HELP += "check-realkernel-scripts  make real-kernel's console parser on made-up consoles"

@@ -16,15 +16,17 @@ grep -q 'real-kernel: [0-9]* passed, 0 failed' "$run/check.out" ||
 mkdir -p "$out"
 sed -n '/^SCENARIO /,/^real-kernel: /p' "$run/check.out" | sed '$d' >"$out/table.txt"
 
-# excerpt NAME FROM TO - run/NAME.log from the first line matching FROM to the
-# first line after it matching TO, both included, into out/NAME.txt.
+# excerpt NAME FROM TO [SKIP] - run/NAME.log from the first line matching FROM to
+# the first line after it matching TO, both included, into out/NAME.txt; lines
+# matching SKIP (an ERE) are left out.
 excerpt() {
-	FROM=$2 TO=$3 awk '
-		BEGIN { from = ENVIRON["FROM"]; to = ENVIRON["TO"] }
+	FROM=$2 TO=$3 SKIP=${4:-} awk '
+		BEGIN { from = ENVIRON["FROM"]; to = ENVIRON["TO"]; skip = ENVIRON["SKIP"] }
 		{ sub(/\r$/, "") }	# the serial console ends its lines with CR LF
 		!on && $0 ~ from { on = 1 }
 		on && /^@@ [0-9]+ (rc=|as )/ { if ($0 ~ to) exit; next }
 		on && /\] (tsc|clocksource): / { next }	# the clock settling during boot: noise
+		on && skip != "" && $0 ~ skip && $0 !~ to { next }
 		on { line = $0; if (sub(/^@@ [0-9]+ \$ /, "# ", line) == 0 && line ~ /^@@ /) next; print line }
 		on && $0 ~ to { exit }' "$run/run/$1.log" >"$out/$1.txt"
 	[ -s "$out/$1.txt" ] || { echo "record.sh: $1: nothing between /$2/ and /$3/" >&2; exit 1; }
@@ -35,3 +37,8 @@ excerpt seed-example2-write '^@@ [0-9]+ \$ cat > ' '^@@ [0-9]+ \$ lsmod'
 excerpt held-open-read '^@@ [0-9]+ \$ exec 3<' '^@@ 4 rc='
 excerpt remove-self-deadlock '^@@ [0-9]+ \$ echo 1 >' 'kernfs_fop_write_iter\+'
 excerpt remove-self-vs-rmmod '^@@ [0-9]+ \$ echo 1 >' '^\[ *[0-9.]+\] RIP: '
+# Two hung-task reports: their register dumps, the frames the unwinder is
+# unsure of ("? ") and the lines every report repeats are left out.
+excerpt self-vs-locked-unplug '^@@ [0-9]+ \$ echo 1 >' 'remove_store\+0x' \
+	'\]  \? |\] (R[0-9A-Z]+|RSP|RIP): |\]       Tainted: |disables this message|\]  <TASK>'
+excerpt break-vs-locked-unplug '^@@ [0-9]+ \$ echo 1 >' '^@@ 4 rc='

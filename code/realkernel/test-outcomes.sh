@@ -1,0 +1,64 @@
+#!/bin/bash
+# test-outcomes.sh - outcomes.awk on console logs made up for the purpose
+# (make check-realkernel-scripts, part of make check: no VM needed).
+#
+# The serial console is one character stream for the kernel and the guest's
+# shell, so a kernel line can land on the same line as a step's marker.
+# Each case is a console, and the "KEY<TAB>OUTCOME" lines outcomes.awk must
+# print for it.  Ends with "realkernel-scripts: N passed, M failed".
+set -u
+here=code/realkernel
+pass=0 fail=0
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# expect NAME - the console on fd 3, the expected outcomes on stdin.
+expect() {
+	cat >"$tmp/want"
+	cat <&3 >"$tmp/console"
+	awk -v side=linux -f $here/outcomes.awk $here/outcomes.tsv "$tmp/console" >"$tmp/got" 2>&1
+	if cmp -s "$tmp/want" "$tmp/got"; then
+		pass=$((pass + 1))
+	else
+		fail=$((fail + 1))
+		echo "FAIL $1:"; diff "$tmp/want" "$tmp/got" | sed 's/^/  /'
+	fi
+}
+
+expect "a kernel line after a step's start marker" 3<<'C' <<'W'
+@@ 1 $ rmmod ahci[   20.979554] ata1.00: Entering standby power mode
+@@ 1 rc=0
+@@ 2 $ rmmod libata
+rmmod: can't unload module 'libata': Resource temporarily unavailable
+@@ 2 rc=1
+@@ done 0
+C
+rmmod ahci	ok
+rmmod libata	in-use
+W
+
+expect "a kernel line after a step's status" 3<<'C' <<'W'
+@@ 1 $ echo 1 > /sys/block/sda/device/delete
+@@ 1 rc=0[    9.204483] ata1.00: disable device
+@@ done 0
+C
+echo 1 > /sys/block/sda/device/delete	ok
+W
+
+expect "an oops printed on the start marker's line" 3<<'C' <<'W'
+@@ 1 $ wait[   12.5] BUG: unable to handle page fault for address: ffffffffc0a01000
+@@ done 0
+C
+wait	oops
+W
+
+expect "a step that never returns, reported by khungtaskd" 3<<'C' <<'W'
+@@ 1 $ echo 1 > /sys/devices/selfremove0/remove
+[    9.7] INFO: task sh:91 blocked for more than 2 seconds.
+@@ hung
+C
+echo 1 > /sys/devices/selfremove0/remove	hung
+W
+
+echo "realkernel-scripts: $pass passed, $fail failed"
+[ "$fail" = 0 ]
