@@ -93,3 +93,14 @@ CHECK_TARGETS += check-warnings
 check-warnings: $(BUILD)/.deps-ok $(GRADE_PREBUILD) $(GRADE_PREBUILD_STUDENT)
 	$(Q)CC="$(CC)" REF_CFLAGS="$(S1_solutions_CFLAGS)" GRADE_PACKAGES="$(GRADE_PACKAGES)" GRADE_UID=61001 \
 	  tests/lib/check-warnings.sh $(BUILD)/check-warnings
+
+# check-first-screen - a student's first make check-stageN, in a copy of
+# the tree with a fresh build and the exercises make exercises writes: at
+# most 40 lines before the tally in every stage, every exercise listed
+# with its FILE:LINE and hint command, the log of every report; V=1 and
+# one exercise left (tests/lib/check-first-screen.sh).
+HELP += "check-first-screen  the skeleton's first make check-stageN, every stage: at most 40 lines before the tally, the exercises listed"
+CHECK_TARGETS += check-first-screen
+.PHONY: check-first-screen
+check-first-screen: $(BUILD)/.deps-ok
+	$(Q)tests/lib/check-first-screen.sh $(abspath $(BUILD))/first-screen
