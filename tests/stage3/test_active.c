@@ -185,11 +185,12 @@ START_TEST(active_two_takes_the_parent_first_and_releases_it_last)
 	cput = trace_seq(tr, "active_put", attr->trace_name, 1);
 	pput = trace_seq(tr, "active_put", dir->trace_name, 1);
 	ck_assert_msg(pget && cget && pget < cget,
-		      "the parent's active reference must be taken first (trace: parent at %ld, node at %ld)",
+		      "sysfs_get_active_two(): the parent's active reference must be taken first (trace: parent at %ld, "
+		      "node at %ld)",
 		      pget, cget);
 	ck_assert_msg(cput && pput && cput < pput,
-		      "the parent's active reference must be released last, after the node's: released the "
-		      "parent before the child (trace: node put at %ld, parent put at %ld)", cput, pput);
+		      "sysfs_put_active_two(): the parent's active reference must be released last, after the node's: "
+		      "released the parent before the child (trace: node put at %ld, parent put at %ld)", cput, pput);
 	free(tr);
 }
 END_TEST
