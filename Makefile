@@ -323,7 +323,7 @@ SAN_ENV := ASAN_OPTIONS=detect_leaks=0:abort_on_error=0:exitcode=3 \
 KSIM_SCHED ?= nonpreemptive
 KSIM_SCHED_ARGS = $(if $(KSIM_SCHED),--sched $(KSIM_SCHED))
 # RUN_STAGE_TESTS(N, dir, variant) - the recipe that grades one build of stage N.
-RUN_STAGE_TESTS = $(Q)KSIM="$(RUN_PREFIX) $(2)/ksim $(KSIM_SCHED_ARGS)" KSIM_DIR=$(2) $(SAN_ENV) \
+RUN_STAGE_TESTS = $(Q)KSIM="$(RUN_PREFIX) $(2)/ksim $(KSIM_SCHED_ARGS)" KSIM_DIR=$(2) $(SAN_ENV) T2D=$(BUILD)/tools/trace2dot \
 	  tests/lib/runtests.sh "check-stage$(1)$(if $(filter solutions,$(3)), SOLUTIONS=1)$(if $(SAN), SAN=$(SAN))" \
 	  $(if $(filter exercises,$(3)),--exercises exercises/stage$(1) $(if $(filter 1,$(V)),--full) --warnings "$(S$(1)_exercises_WARNINGS)") \
 	  $(if $(SAN_SKIP_TABLES),,$(addprefix --scenarios ,$(wildcard tests/stage$(1)/scenarios.tsv))) \
@@ -354,7 +354,7 @@ define CHECK_STAGE
 # (runtests.sh --warnings), and a failed build prints its log's errors.
 check-stage$(1): $(BUILD)/.deps-ok
 	$(Q)mkdir -p $(call stage_dir,$(1))
-	$(Q)$$(MAKE) --no-print-directory $(if $(V),,-s) $(call stage_dir,$(1))/ksim \
+	$(Q)$$(MAKE) --no-print-directory $(if $(V),,-s) $(call stage_dir,$(1))/ksim $(BUILD)/tools/trace2dot \
 	  $$(if $$(filter 1,$$(SOLUTIONS)),$$(S$(1)_solutions_TESTS),$$(S$(1)_exercises_TESTS)) \
 	  $(if $(V),,>$(call stage_dir,$(1))/build.log 2>&1) \
 	  || { $(if $(V),,grep -v '^  [A-Z]* ' $(call stage_dir,$(1))/build.log;) \

@@ -1,5 +1,10 @@
 /* explore_grade.c - the explorer as Check tests grade with it: a fixed plan of schedules, a failure as a test's message. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include "explore_int.h"
 #include "ktest.h"
 
@@ -15,6 +20,38 @@
 #define GRADE_PCT_RUNS 250
 #endif
 
+/*
+ * explain_trace - where the shrunk failing run's trace goes, for the
+ * drawing tests/lib/explain.sh makes of it (make explain-stageN):
+ * $KSIM_DIR/explain/HARNESS.trace, made with every event's functions
+ * (KSIM_TRACE_CALLERS).  False (no trace) without KSIM_DIR.
+ */
+static bool explain_trace(const struct explore_harness *h, char *path, size_t len)
+{
+	const char *dir = getenv("KSIM_DIR");
+
+	if (!dir || !*dir || (size_t)snprintf(path, len, "%s/explain", dir) >= len)
+		return false;
+	if (mkdir(path, 0777) != 0 && errno != EEXIST)
+		return false;
+	if ((size_t)snprintf(path, len, "%s/explain/%s.trace", dir, h->name) >= len)
+		return false;
+	setenv("KSIM_TRACE_CALLERS", "1", 1);
+	return true;
+}
+
+/* explain_note - the drawing's path, and the command that draws it again (stage from KSIM_DIR's stageN). */
+static void explain_note(const char *trace, char *buf, size_t len)
+{
+	const char *dir = getenv("KSIM_DIR"), *st = dir ? strrchr(dir, '/') : NULL;
+	size_t n = strlen(trace) - strlen(".trace");
+
+	st = st ? st + 1 : dir;
+	snprintf(buf, len, "--- the failing schedule, drawn (one line per object and task, each step named by "
+		 "the function that made it): %.*s.svg\n    (make explain-%s draws it again)\n", (int)n, trace,
+		 st && !strncmp(st, "stage", 5) ? st : "stageN");
+}
+
 void explore_grade(const struct explore_harness *h, void (*boot)(void))
 {
 	static const struct explore_opts plan[] = {
@@ -23,14 +60,25 @@ void explore_grade(const struct explore_harness *h, void (*boot)(void))
 		{ .strategy = "pct:3", .seed = 2, .runs = GRADE_PCT_RUNS, .quiet = true },
 	};
 	struct explore_result r;
-	char msg[12000];
+	char msg[12000], trace[4096];
+	bool traced = explain_trace(h, trace, sizeof(trace));
 
 	explore_boot_hook = boot;
 	for (size_t i = 0; i < ARRAY_SIZE(plan); i++) {
-		if (explore(h, &plan[i], &r) != 0) {
+		struct explore_opts o = plan[i];
+
+		/* The shrunk failing run is replayed once more, its trace written. */
+		if (traced)
+			o.trace = trace;
+		if (explore(h, &o, &r) != 0) {
+			size_t n;
+
 			/* A stub ran: name the exercise, not the race it caused. */
 			ck_assert_msg(!strstr(r.output, "TODO("), "exercise not done yet: %s", first_todo(r.output));
 			explore_describe(h, &r, msg, sizeof(msg));
+			n = strlen(msg);
+			if (traced && r.repeats && access(trace, F_OK) == 0)
+				explain_note(trace, msg + n, sizeof(msg) - n);
 			ck_abort_msg("%s", msg);
 		}
 	}

@@ -177,6 +177,12 @@ units=() kinds=()
 for t in "$@"; do units+=("$t"); kinds+=(suite); done
 for tsv in "${tsvs[@]}"; do units+=("$tsv"); kinds+=(table); done
 rm -rf "$res/part" && mkdir -p "$res/part"
+# The explorer's suite leaves the traces of its failing schedules in
+# $KSIM_DIR/explain (tests/lib/explore_grade.c): those of this run only.
+# With T2D (trace2dot) they are drawn once the run is over (tests/lib/explain.sh).
+explain=
+for t in "$@"; do [ "${t##*/}" != test_explore ] || [ -z "${KSIM_DIR:-}" ] || explain=$KSIM_DIR; done
+[ -z "$explain" ] || rm -rf "$explain/explain"
 jobs=${KTEST_JOBS:-$(nproc 2>/dev/null || echo 1)}
 [ "$jobs" -ge 1 ] 2>/dev/null || jobs=1
 shown=0
@@ -218,6 +224,7 @@ for k in "${!units[@]}"; do
 	cat "$res/part/$k.tsv"
 	[ ! -f "$res/part/$k/results.tsv" ] || cat "$res/part/$k/results.tsv"
 done >>"$res/results.tsv"
+[ -z "$explain" ] || [ -z "${T2D:-}" ] || [ ! -d "$explain/explain" ] || tests/lib/explain.sh --quiet "$explain" | say
 spent=$(awk '{ s += $1 } END { printf "%d", s }' "$KTEST_HANG_FILE")
 [ "$spent" = 0 ] || echo "Tests and scenarios that hung or ran out of time cost ${spent} s (at most ${KTEST_HANG_BUDGET_S:-15} s a run; the rest were not run)." | say
 if [ $failed -gt 0 ] && [ -n "$exdir" ] && [ -d "$exdir" ]; then
