@@ -4,12 +4,14 @@
 # MISTAKEDIR holds stage 4's explorer built with a mistake
 # (tests/stage4/mistakes/remove-self-wakes-before-unbreak.patch, which
 # remove-self-race catches), REFDIR the reference's build.  Each runs the
-# explorer's suite as check-stageN runs it (KSIM_DIR: a copy in OUT), then
-# tests/lib/explain.sh draws (what make explain-stageN runs).  Holds if
+# explorer's suite's schedules case through tests/lib/runtests.sh, as
+# check-stageN runs it (KSIM_DIR: a directory in OUT), which draws what
+# failed; then tests/lib/explain.sh (what make explain-stageN runs) draws
+# again.  Holds if
 #   - the mistake's run fails and its message names the SVG and the
 #     replay command;
-#   - the SVG exists and names, as a step's function, a function that
-#     solutions/stage4/sysfs_active.c (the student's file) defines;
+#   - the run drew the SVG, and it names, as a step's function, a function
+#     that solutions/stage4/sysfs_active.c (the student's file) defines;
 #   - explain.sh prints the SVG's path and the replay command;
 #   - the reference's run passes and leaves nothing to draw.
 # T2D is trace2dot.  Exit status 0 if all holds, 1 otherwise.
@@ -24,8 +26,13 @@ fns=$(awk '/^[a-z].*[ *][A-Za-z_][A-Za-z_0-9]*\(/ && !/;[ \t]*$/ {
 
 # run DIR EXPLORER KSIMDIR - the suite's schedules case, as check-stageN runs it, into DIR/run.out.
 run() {
+	local rc
 	ln -sf "$(cd "$3" && pwd -P)"/*.so "$1/" 2>/dev/null
-	KSIM_DIR=$1 KSIM="$3/ksim --sched nonpreemptive" CK_RUN_CASE=schedules "$2" >"$1/run.out" 2>&1
+	KSIM_DIR=$1 KSIM="$3/ksim --sched nonpreemptive" CK_RUN_CASE=schedules \
+		tests/lib/runtests.sh check-explain "$2" >"$1/run.out" 2>&1
+	rc=$?
+	cat "$1"/results/*.msg >>"$1/run.out" 2>/dev/null
+	return $rc
 }
 
 run "$out/mistake" "$mis/test_explore" "$mis"
@@ -35,8 +42,11 @@ svg=$out/mistake/explain/remove-self-race.svg
 grep -qF "$svg" "$out/mistake/run.out" || bad "the failure's message does not name $svg ($out/mistake/run.out)"
 grep -q -e '--harness remove-self-race --sched replay:' "$out/mistake/run.out" ||
 	bad "the failure's message has no replay command ($out/mistake/run.out)"
+[ -s "$svg" ] || bad "the run drew no SVG: $svg"
+rm -f "$svg"
 said=$(tests/lib/explain.sh "$out/mistake" 2>&1) || bad "explain.sh failed: $said"
-[ -s "$svg" ] || bad "no SVG was drawn: $svg"
+[ -s "$svg" ] || bad "explain.sh drew no SVG: $svg"
+grep -q -e '--harness remove-self-race --sched replay:' <<<"$said" || bad "explain.sh prints no replay command: $said"
 grep -qF "$svg" <<<"$said" || bad "explain.sh does not print the SVG's path: $said"
 if [ -s "$svg" ]; then
 	named=$(grep -oE '[A-Za-z_][A-Za-z_0-9]*\(\)' "$svg" | tr -d '()' | sort -u | comm -12 - <(echo "$fns"))
