@@ -127,7 +127,8 @@ START_TEST(deactivate_waits_for_the_operation_in_flight)
 	sysfs_put_active(attr);
 	kthread_join(t);
 	ck_assert_msg(atomic_load(&deactivated), "sysfs_deactivate() did not return after the last put");
-	ck_assert_msg(sysfs_get_active(attr) == NULL, "the node must stay deactivated: never up_write()");
+	ck_assert_msg(sysfs_get_active(attr) == NULL,
+		      "sysfs_deactivate(): the node must stay deactivated: never up_write()");
 }
 END_TEST
 
