@@ -408,7 +408,7 @@ $(foreach n,$(VALGRIND_STAGES),$(eval $(call CHECK_VALGRIND_STAGE,$(n))))
 # in $(BUILD)/check/TARGET.log, the times of each in $(BUILD)/check/times.tsv.
 # CHECK_FIRST: the long targets, started first so the short ones fill in around them.
 # The sanitizers are spread out: side by side they starve their explorer runs of CPU.
-CHECK_FIRST := check-grade check-san-address+undefined check-valgrind-stage3 check-san-thread \
+CHECK_FIRST := check-grade check-first-screen check-san-address+undefined check-valgrind-stage3 check-san-thread \
 	check-stage4-mistakes check-progress check-exercises check-book check-valgrind-stage4
 check:
 	$(Q)$(MAKE) --no-print-directory -s $(BUILD)/.deps-ok $(if $(SAN),,build/.deps-book-ok build/.deps-book-check-ok) || { \
