@@ -341,9 +341,9 @@ SAN_ENV := ASAN_OPTIONS=detect_leaks=0:abort_on_error=0:exitcode=3 \
 KSIM_SCHED ?= nonpreemptive
 KSIM_SCHED_ARGS = $(if $(KSIM_SCHED),--sched $(KSIM_SCHED))
 # RUN_STAGE_TESTS(N, dir, variant) - the recipe that grades one build of stage N.
-RUN_STAGE_TESTS = $(Q)KSIM="$(RUN_PREFIX) $(2)/ksim $(KSIM_SCHED_ARGS)" KSIM_DIR=$(2) $(SAN_ENV) \
+RUN_STAGE_TESTS = $(Q)KSIM="$(RUN_PREFIX) $(2)/ksim $(KSIM_SCHED_ARGS)" KSIM_DIR=$(2) $(SAN_ENV) T2D=$(BUILD)/tools/trace2dot \
 	  tests/lib/runtests.sh "check-stage$(1)$(if $(filter solutions,$(3)), SOLUTIONS=1)$(if $(SAN), SAN=$(SAN))" \
-	  $(if $(filter exercises,$(3)),--exercises exercises/stage$(1) --warnings "$(S$(1)_exercises_WARNINGS)") \
+	  $(if $(filter exercises,$(3)),--exercises exercises/stage$(1) $(if $(filter 1,$(V)),--full) --warnings "$(S$(1)_exercises_WARNINGS)") \
 	  $(if $(SAN_SKIP_TABLES),,$(addprefix --scenarios ,$(wildcard tests/stage$(1)/scenarios.tsv))) \
 	  $(filter-out $(SAN_SKIP),$(S$(1)_$(3)_TESTS))
 # The explorer's suites under ThreadSanitizer: nothing to see, and a hazard.
@@ -366,10 +366,17 @@ HELP += "memcheck-stageN  the same under memcheck"
 define CHECK_STAGE
 .PHONY: check-stage$(1) check-stage$(1)-reference
 # A build that fails still ends with the tally line (0 passed, 1 failed).
+# The build's lines go to its log (V=1: to the screen), so a student's first
+# screen is the list of exercises, not a page of compiler lines; what the
+# compiler said about the student's files is reported with the tally
+# (runtests.sh --warnings), and a failed build prints its log's errors.
 check-stage$(1): $(BUILD)/.deps-ok
-	$(Q)$$(MAKE) --no-print-directory $(call stage_dir,$(1))/ksim \
+	$(Q)mkdir -p $(call stage_dir,$(1))
+	$(Q)$$(MAKE) --no-print-directory $(if $(V),,-s) $(call stage_dir,$(1))/ksim $(BUILD)/tools/trace2dot \
 	  $$(if $$(filter 1,$$(SOLUTIONS)),$$(S$(1)_solutions_TESTS),$$(S$(1)_exercises_TESTS)) \
-	  || { echo "check-stage$(1)$(if $(filter 1,$(SOLUTIONS)), SOLUTIONS=1): build failed, 0 passed, 1 failed"; exit 1; }
+	  $(if $(V),,>$(call stage_dir,$(1))/build.log 2>&1) \
+	  || { $(if $(V),,grep -v '^  [A-Z]* ' $(call stage_dir,$(1))/build.log;) \
+	       echo "check-stage$(1)$(if $(filter 1,$(SOLUTIONS)), SOLUTIONS=1): build failed, 0 passed, 1 failed"; exit 1; }
 	$$(call RUN_STAGE_TESTS,$(1),$(call stage_dir,$(1)),$(if $(filter 1,$(SOLUTIONS)),solutions,exercises))
 CHECK_TARGETS += check-stage$(1)-reference
 check-stage$(1)-reference: $(BUILD)/.deps-ok $(BUILD)/stage$(1)/ksim $$(S$(1)_solutions_TESTS)
@@ -419,7 +426,7 @@ $(foreach n,$(VALGRIND_STAGES),$(eval $(call CHECK_VALGRIND_STAGE,$(n))))
 # in $(BUILD)/check/TARGET.log, the times of each in $(BUILD)/check/times.tsv.
 # CHECK_FIRST: the long targets, started first so the short ones fill in around them.
 # The sanitizers are spread out: side by side they starve their explorer runs of CPU.
-CHECK_FIRST := check-grade check-san-address+undefined check-valgrind-stage3 check-san-thread \
+CHECK_FIRST := check-grade check-first-screen check-san-address+undefined check-valgrind-stage3 check-san-thread \
 	check-stage4-mistakes check-progress check-exercises check-book check-valgrind-stage4
 check:
 	$(Q)$(MAKE) --no-print-directory -s $(BUILD)/.deps-ok $(if $(SAN),,build/.deps-book-ok build/.deps-book-check-ok) || { \

@@ -9,8 +9,10 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include "ksym.h"
 #include "task.h"
 #include "trace.h"
+#include "unwind.h"
 
 /*
  * One lock orders every event: the sequence number is the order in which
@@ -30,6 +32,13 @@
 static pthread_mutex_t trace_lock = PTHREAD_MUTEX_INITIALIZER;
 static int trace_fd = -1;
 static bool trace_on;
+/*
+ * KSIM_TRACE_CALLERS=1 when the trace is opened: every event names the
+ * functions it was made in (in=), so a drawing of a failing run can say
+ * whose code each step ran.  Off by default: an unwind per event is the
+ * cost, and the book's figures do not draw it.
+ */
+static bool trace_callers;
 /*
  * trace_active mirrors "file open and tracing on" without the lock, so
  * that an untraced run takes no lock per event (trace_event() tests it
@@ -93,6 +102,7 @@ int trace_open(const char *path)
 	}
 	trace_fd = fd;
 	trace_on = true;
+	trace_callers = getenv("KSIM_TRACE_CALLERS") && strcmp(getenv("KSIM_TRACE_CALLERS"), "1") == 0;
 	trace_seq = 0;
 	memcpy(trace_buf, "ksim-trace 1\n", 13);
 	atomic_store_explicit(&trace_len, 13, memory_order_relaxed);
@@ -222,6 +232,32 @@ static char *format_tail(char *p, const char *end, const char *fmt, va_list ap)
 	return p;
 }
 
+/*
+ * put_callers - " in=F<G<H": the innermost functions (up to four) of the
+ * call chain that made the event, the tracing code itself left out.
+ * Static functions are named too; one inlined into its caller is not.
+ */
+static __noinline char *put_callers(char *p, char *end)
+{
+	uintptr_t frames[12];
+	struct ksym_hit hit;
+	int n = stack_trace_save(frames, 12), shown = 0;
+
+	for (int i = 0; i < n && shown < 4 && p < end; i++) {
+		/* A return address is one past its call: look up the call. */
+		if (!ksym_lookup(FRAME_ADDR(frames[i]) - 1, &hit) || !hit.name ||
+		    strcmp(hit.name, "__trace_event") == 0 || strcmp(hit.name, "put_callers") == 0)
+			continue;
+		*p++ = shown++ ? '<' : ' ';
+		if (shown == 1) {
+			memcpy(p, "in=", 3);
+			p += 3;
+		}
+		p = put_str(p, end, hit.name);
+	}
+	return p;
+}
+
 void __trace_event(const char *event, const char *object, const char *fmt, ...)
 {
 	va_list ap;
@@ -245,6 +281,8 @@ void __trace_event(const char *event, const char *object, const char *fmt, ...)
 		p = put_str(p, end, event);
 		*p++ = ' ';
 		p = put_str(p, end - 1, object);
+		if (trace_callers)
+			p = put_callers(p, end - 64);
 		if (fmt && *fmt) {
 			char *q;
 			int n;

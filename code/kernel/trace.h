@@ -24,6 +24,8 @@
  *	  parent=OBJECT, owner=OBJECT (the module whose code or memory it is:
  *	  "module:NAME", with its "#N" if it was loaded more than once),
  *	  size=N, func=SYMBOL, point=NAME, label=NAME, msg=TEXT (last: rest of line),
+ *	  in=F<G<H (with KSIM_TRACE_CALLERS=1: the functions that made the
+ *	  event, innermost first, up to four),
  *	  needs=OBJECT,OBJECT (stage 2's "open": the modules the last close
  *	  may run code or read data of, as kobject_owners() found them).
  *	  Values never contain spaces, except msg which runs to the end of the line.

@@ -272,6 +272,8 @@ static bool parse_kv(struct lp *lp, struct tev *ev, char **s)
 		return parse_name(lp, "owner", v, vlen, false, &ev->owner);
 	} else if (KEY("func")) {
 		ev->func = strtab_intern(&lp->tf->syms, v, vlen);
+	} else if (KEY("in")) {
+		ev->in = strtab_intern(&lp->tf->syms, v, vlen);
 	}
 	/* point=, label= and keys from newer versions carry nothing we draw. */
 #undef KEY
@@ -298,7 +300,7 @@ static int parse_event(struct lp *lp, char *s, uint64_t prev, struct tev *ev)
 	int64_t seq;
 
 	memset(ev, 0, sizeof(*ev));
-	ev->by = ev->ref = ev->parent = ev->owner = ev->func = ev->msg = NONE;
+	ev->by = ev->ref = ev->parent = ev->owner = ev->func = ev->msg = ev->in = NONE;
 
 	f = next_field(&s, &len);
 	if (!parse_int(f, len, false, &seq) || seq <= 0) {

@@ -34,6 +34,7 @@ struct tev {
 	uint32_t by, ref, parent, owner;	/* names */
 	uint32_t func;		/* syms */
 	uint32_t msg;		/* syms: an oops message, spaces and all */
+	uint32_t in;		/* syms: "F<G<H", the functions that made it (in=) */
 	uint8_t type;		/* enum tev_type */
 	bool has_count;
 };

@@ -1,5 +1,5 @@
 #!/bin/bash
-# progress.sh [--stages "1 2 3 4"] [--exercises DIR] [--build DIR] [--tsv] [-- MAKE-ARGS...]
+# progress.sh [--stages "1 2 3 4"] [--exercises DIR] [--build DIR] [--results DIR] [--tsv] [-- MAKE-ARGS...]
 # - every exercise of every stage: done, failing or not started (make progress).
 #
 # An exercise is
@@ -24,16 +24,21 @@
 # check-stageN (BUILD/stageN/results) or of the last progress run
 # (BUILD/stageN/progress).
 #
+# --results DIR: the results of a run just made (DIR/results.tsv, written by
+# tests/lib/runtests.sh for check-stageN's first screen): nothing is built
+# or run, every started exercise is judged by them.  One stage only.
+#
 # Prints a table and "progress: D done, F failing, N not started"; --tsv
 # prints STAGE<TAB>EXERCISE<TAB>STATUS<TAB>DETAIL<TAB>WHERE lines instead
 # (make hint-stageN reads them).  Exit status 0; 2 on bad arguments.
 set -u
-stages="1 2 3 4" ex=exercises build=build/student tsv=
+stages="1 2 3 4" ex=exercises build=build/student tsv= given=
 while [ $# -gt 0 ]; do
 	case $1 in
 	--stages) stages=$2; shift 2 ;;
 	--exercises) ex=$2; shift 2 ;;
 	--build) build=$2; shift 2 ;;
+	--results) given=$2; shift 2 ;;
 	--tsv) tsv=1; shift ;;
 	--) shift; break ;;
 	*) echo "progress.sh: unknown argument '$1'" >&2; exit 2 ;;
@@ -85,9 +90,11 @@ for n in $stages; do
 		if grep -rqF "TODO(\"$e\"," "$ex/stage$n" --include=*.c; then todo="$todo $e"; else started="$started $e"; fi
 	done
 	sd=$build/stage$n
-	mkdir -p "$sd"
+	[ -n "$given" ] || mkdir -p "$sd"
 	res= built=1
-	if [ -n "$started" ]; then
+	if [ -n "$given" ]; then
+		res=$given
+	elif [ -n "$started" ]; then
 		tests=$(for t in tests/stage$n/test_*.c; do
 			b=$(basename "$t" .c); [ "$b" = test_explore ] || echo "$sd/tests/$b"; done)
 		# shellcheck disable=SC2086 # tests: paths without spaces

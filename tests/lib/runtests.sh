@@ -1,5 +1,5 @@
 #!/bin/bash
-# runtests.sh NAME [--exercises DIR] [--warnings "FILE..."] [--scenarios TSV] [--results DIR] BINARY... - run Check suites and scenario tables.
+# runtests.sh NAME [--exercises DIR [--full]] [--warnings "FILE..."] [--scenarios TSV] [--results DIR] BINARY... - run Check suites and scenario tables.
 #
 # Every suite runs even if an earlier one failed; a suite that dies as a
 # whole (a crash outside a test, a missing binary) counts as one failure.
@@ -22,6 +22,13 @@
 # them all in the results directory, warnings.txt (make grade carries the
 # line into its results).
 #
+# --exercises DIR says the build is a student's, of DIR (exercises/stageN).
+# While an exercise of it is unfinished, the screen shows the list of what
+# to do and one line of what failed per exercise (tests/lib/firstscreen.sh),
+# not every report: those go to the results directory's check.log, whose
+# path the screen prints.  --full (make check-stageN V=1) prints every
+# report as it comes, as for the reference.
+#
 # The suites and tables are independent, so they run side by side, at most
 # $KTEST_JOBS at once (default: the number of CPUs; 1 runs them one after
 # another).  Each one's report is kept apart and printed whole, in the
@@ -30,10 +37,11 @@
 # the whole run: every suite and table charges the same file.
 set -u
 name=$1; shift
-exdir= tsvs=() res= warnfiles=
+exdir= tsvs=() res= warnfiles= full=
 while [ $# -gt 0 ]; do
 	case $1 in
 	--exercises) exdir=$2; shift 2 ;;
+	--full) full=1; shift ;;
 	--warnings) warnfiles=$2; shift 2 ;;
 	--scenarios) tsvs+=("$2"); shift 2 ;;
 	--results) res=$2; shift 2 ;;
@@ -55,6 +63,28 @@ export CK_DEFAULT_TIMEOUT=${CK_DEFAULT_TIMEOUT:-20}
 # spinning task's stack) well before the tests' own time limits.
 export KSIM_SOFTLOCKUP_TIMEOUT_MS=${KSIM_SOFTLOCKUP_TIMEOUT_MS:-4000}
 passed=0 failed=0
+# screen: a student's build, whose reports go to $log until the end decides what to show.
+screen= log=$res/check.log
+[ -z "$exdir" ] || [ -n "$full" ] || [ -n "$tmpres" ] || screen=1
+: >"$log"
+# say - a line of the report: on the screen, or in the log.
+say() { if [ -n "$screen" ]; then cat >>"$log"; else cat; fi; }
+[ -z "$screen" ] || echo "$name: running the tests (every report goes to ${log#"$PWD/"})"
+
+# hint_for KEY - for a student's build, the hint command of the exercises
+# the test KEY ("SUITE:TEST", tests/grade/points.tsv) depends on: each
+# failure's report ends with where to get the next hint.
+stage=${exdir%/}; stage=${stage##*stage}
+hint_for() {
+	local deps
+	[ -n "$exdir" ] || return 0
+	deps=$(awk -F'\t' -v n="$stage" -v k="$1" '$1 == n && $2 == k { print $3; exit }' tests/grade/points.tsv 2>/dev/null)
+	case $deps in '' | -) return 0 ;; esac
+	case $deps in
+	*,*) echo "  next hint: make hint-stage$stage EX=${deps%%,*} (it tests these too: EX=${deps#*,})" | sed 's/,/, EX=/g' ;;
+	*) echo "  next hint: make hint-stage$stage EX=$deps" ;;
+	esac
+}
 
 # show FILE [PREFIX] - a message or an output, indented; long outputs keep their end.
 show() {
@@ -109,6 +139,7 @@ suite() {
 		failed=$((failed + 1))
 		echo "$where: FAIL $id ($s, case $tcase):"
 		sed 's/^/    /' "$res/$s.$seq.msg"
+		hint_for "$s:$id"
 		if [ -s "$o" ] && [ "$o" != "$res/out/$s.suite.out" ]; then
 			echo "  what $id printed:"
 			show "$o"
@@ -130,7 +161,7 @@ table() {
 	while IFS= read -r l; do
 		case $l in
 		'ok '*) n=$((n + 1)) ;;
-		'FAIL '*) f=$((f + 1)); printf '%s\n' "$l" ;;
+		'FAIL '*) f=$((f + 1)); printf '%s\n' "$l"; l=${l#FAIL }; hint_for "${tsv##*/}:${l%% *}" ;;
 		'scenarios:'*) ;;
 		*) printf '%s\n' "$l" ;;
 		esac
@@ -146,6 +177,12 @@ units=() kinds=()
 for t in "$@"; do units+=("$t"); kinds+=(suite); done
 for tsv in "${tsvs[@]}"; do units+=("$tsv"); kinds+=(table); done
 rm -rf "$res/part" && mkdir -p "$res/part"
+# The explorer's suite leaves the traces of its failing schedules in
+# $KSIM_DIR/explain (tests/lib/explore_grade.c): those of this run only.
+# With T2D (trace2dot) they are drawn once the run is over (tests/lib/explain.sh).
+explain=
+for t in "$@"; do [ "${t##*/}" != test_explore ] || [ -z "${KSIM_DIR:-}" ] || explain=$KSIM_DIR; done
+[ -z "$explain" ] || rm -rf "$explain/explain"
 jobs=${KTEST_JOBS:-$(nproc 2>/dev/null || echo 1)}
 [ "$jobs" -ge 1 ] 2>/dev/null || jobs=1
 shown=0
@@ -154,7 +191,7 @@ shown=0
 flush() {
 	local k=$shown
 	while [ "$k" -lt ${#units[@]} ] && [ -f "$res/part/$k.sum" ]; do
-		cat "$res/part/$k.log"
+		say <"$res/part/$k.log"
 		read -r p f <"$res/part/$k.sum"
 		passed=$((passed + p)); failed=$((failed + f))
 		k=$((k + 1))
@@ -187,13 +224,22 @@ for k in "${!units[@]}"; do
 	cat "$res/part/$k.tsv"
 	[ ! -f "$res/part/$k/results.tsv" ] || cat "$res/part/$k/results.tsv"
 done >>"$res/results.tsv"
+[ -z "$explain" ] || [ -z "${T2D:-}" ] || [ ! -d "$explain/explain" ] || tests/lib/explain.sh --quiet "$explain" | say
 spent=$(awk '{ s += $1 } END { printf "%d", s }' "$KTEST_HANG_FILE")
-[ "$spent" = 0 ] || echo "Tests and scenarios that hung or ran out of time cost ${spent} s (at most ${KTEST_HANG_BUDGET_S:-15} s a run; the rest were not run)."
+[ "$spent" = 0 ] || echo "Tests and scenarios that hung or ran out of time cost ${spent} s (at most ${KTEST_HANG_BUDGET_S:-15} s a run; the rest were not run)." | say
 if [ $failed -gt 0 ] && [ -n "$exdir" ] && [ -d "$exdir" ]; then
 	todo=$(grep -rhoE 'TODO\("[^"]+", "[^"]*"\)' "$exdir" | sed -E 's/TODO\("([^"]+)", "([^"]*)"\)/  \1: \2/' | sort -u)
 	if [ -n "$todo" ]; then
 		echo "Exercises still to do in $exdir (each is a TODO stub):"
 		echo "$todo"
+	fi | say
+fi
+# The first screen, once the results are all in; with no exercise
+# unfinished, every failure is shown as it would have been.
+if [ -n "$screen" ]; then
+	n=${exdir%/}; n=${n##*stage}
+	if [ $failed = 0 ] || ! tests/lib/firstscreen.sh "$name" "$n" "$exdir" "$res" "$log"; then
+		cat "$log"
 	fi
 fi
 # shellcheck disable=SC2086 # warnfiles: file names without spaces

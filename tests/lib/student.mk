@@ -25,6 +25,28 @@ hint-stage$(1):
 endef
 $(foreach n,$(STAGES),$(eval $(call HINT_STAGE,$(n))))
 
+# explain-stageN - the failing schedules of the last make check-stageN,
+# drawn again as lifelines (tests/lib/explain.sh): each SVG's path and the
+# command that replays it.  Opens nothing.
+HELP += "explain-stageN   draw the failing schedules of your last make check-stageN as lifelines (SVG paths and replay commands; SOLUTIONS=1 the reference's)"
+define EXPLAIN_STAGE
+.PHONY: explain-stage$(1)
+explain-stage$(1): $(BUILD)/tools/trace2dot
+	$(Q)T2D=$(BUILD)/tools/trace2dot tests/lib/explain.sh $(call stage_dir,$(1))
+endef
+$(foreach n,$(STAGES),$(eval $(call EXPLAIN_STAGE,$(n))))
+
+# check-explain - a failing explorer harness leaves its drawing: a stage-4
+# mistake's remove-self-race fails, its message names the SVG, and the SVG
+# names functions of the student's file; the reference leaves none.
+HELP += "check-explain    a failing explorer harness is drawn: the SVG exists and names the student's functions (a stage-4 mistake)"
+CHECK_TARGETS += check-explain
+.PHONY: check-explain
+check-explain: $(BUILD)/.deps-ok $(BUILD)/tools/trace2dot $(BUILD)/mistake/stage4/remove-self-wakes-before-unbreak/test_explore \
+		$(BUILD)/stage4/ksim $(BUILD)/stage4/tests/test_explore
+	$(Q)T2D=$(BUILD)/tools/trace2dot tests/lib/check-explain.sh $(BUILD)/mistake/stage4/remove-self-wakes-before-unbreak \
+	  $(BUILD)/stage4 $(BUILD)/check-explain
+
 # progress - every stage's exercises: done, failing, not started (tests/lib/progress.sh).
 HELP += "progress         one table of every stage's exercises: done, failing, not started (your exercises/; STAGES=\"1 2\")"
 .PHONY: progress
@@ -93,3 +115,14 @@ CHECK_TARGETS += check-warnings
 check-warnings: $(BUILD)/.deps-ok $(GRADE_PREBUILD) $(GRADE_PREBUILD_STUDENT)
 	$(Q)CC="$(CC)" REF_CFLAGS="$(S1_solutions_CFLAGS)" GRADE_PACKAGES="$(GRADE_PACKAGES)" GRADE_UID=61001 \
 	  tests/lib/check-warnings.sh $(BUILD)/check-warnings
+
+# check-first-screen - a student's first make check-stageN, in a copy of
+# the tree with a fresh build and the exercises make exercises writes: at
+# most 40 lines before the tally in every stage, every exercise listed
+# with its FILE:LINE and hint command, the log of every report; V=1 and
+# one exercise left (tests/lib/check-first-screen.sh).
+HELP += "check-first-screen  the skeleton's first make check-stageN, every stage: at most 40 lines before the tally, the exercises listed"
+CHECK_TARGETS += check-first-screen
+.PHONY: check-first-screen
+check-first-screen: $(BUILD)/.deps-ok
+	$(Q)tests/lib/check-first-screen.sh $(abspath $(BUILD))/first-screen

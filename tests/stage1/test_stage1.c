@@ -122,8 +122,9 @@ START_TEST(kobject_put_from_two_tasks_at_once_releases_exactly_once)
 	}
 	free(race_objs);
 	ck_assert_msg(none == 0 && twice == 0,
-		      "two tasks dropping the last two references at once: %d of %d objects were never released, "
-		      "%d released more than once; the decrement and the test for zero must be one atomic step "
+		      "kobject_put() from two tasks dropping the last two references at once: %d of %d objects "
+		      "were never released, %d released more than once; the decrement and the test for zero must "
+		      "be one atomic step "
 		      "(the value atomic_fetch_sub() returns), not a read followed by a decrement",
 		      none, RACE_ROUNDS, twice);
 }

@@ -171,8 +171,8 @@ START_TEST(callback_of_a_going_module_is_refused_with_enodev)
 	err = sysfs_schedule_callback_owner(&kobj, callback, NULL, &fake);
 	flush_scheduled_work();
 	assert_no_todo();
-	ck_assert_msg(slab_live_objects() == live, "the refused callback left %ld object(s) allocated: free what "
-		      "you allocated before returning -ENODEV", slab_live_objects() - live);
+	ck_assert_msg(slab_live_objects() == live, "sysfs_schedule_callback_owner() refused the callback but left "
+		      "%ld object(s) allocated: free what you allocated before returning -ENODEV", slab_live_objects() - live);
 	ck_assert_msg(err == -ENODEV, "scheduling a callback in a module that is going away returned %d, want "
 		      "-ENODEV (%d): its code may be unmapped before the work runs", err, -ENODEV);
 	ck_assert_msg(atomic_load(&cb_ran) == 0, "the refused callback ran anyway");

@@ -127,7 +127,8 @@ START_TEST(deactivate_waits_for_the_operation_in_flight)
 	sysfs_put_active(attr);
 	kthread_join(t);
 	ck_assert_msg(atomic_load(&deactivated), "sysfs_deactivate() did not return after the last put");
-	ck_assert_msg(sysfs_get_active(attr) == NULL, "the node must stay deactivated: never up_write()");
+	ck_assert_msg(sysfs_get_active(attr) == NULL,
+		      "sysfs_deactivate(): the node must stay deactivated: never up_write()");
 }
 END_TEST
 
@@ -185,11 +186,12 @@ START_TEST(active_two_takes_the_parent_first_and_releases_it_last)
 	cput = trace_seq(tr, "active_put", attr->trace_name, 1);
 	pput = trace_seq(tr, "active_put", dir->trace_name, 1);
 	ck_assert_msg(pget && cget && pget < cget,
-		      "the parent's active reference must be taken first (trace: parent at %ld, node at %ld)",
+		      "sysfs_get_active_two(): the parent's active reference must be taken first (trace: parent at %ld, "
+		      "node at %ld)",
 		      pget, cget);
 	ck_assert_msg(cput && pput && cput < pput,
-		      "the parent's active reference must be released last, after the node's: released the "
-		      "parent before the child (trace: node put at %ld, parent put at %ld)", cput, pput);
+		      "sysfs_put_active_two(): the parent's active reference must be released last, after the node's: "
+		      "released the parent before the child (trace: node put at %ld, parent put at %ld)", cput, pput);
 	free(tr);
 }
 END_TEST

@@ -161,6 +161,40 @@ static struct run ok_run(struct run r)
 
 /* --- stage 1: the use-after-free the book's first chapter is about ------ */
 
+/*
+ * A trace made with KSIM_TRACE_CALLERS names each event's functions (in=):
+ * the lifelines show the one a reader wrote (past the kernel's bookkeeping,
+ * sysfs_active_got), the tooltip the chain; a trace without in= has no
+ * function line (the book's figures stay as they are).
+ */
+START_TEST(lifelines_name_the_function_of_each_event)
+{
+	static const char text[] = "ksim-trace 1\n"
+		"1 sh[2] active_get dirent:/sys/devices/dev0/attr in=sysfs_active_got<sysfs_get_active<main "
+		"by=sh[2]\n"
+		"2 sh[2] deactivate dirent:/sys/devices/dev0/attr in=sysfs_deactivate<sysfs_remove_self\n";
+	char path[512];
+	int fd = scratch(path, sizeof(path), "in");
+	struct run r;
+
+	close(fd);
+	write_file(path, text, sizeof(text) - 1);
+	r = ok_run(RUN("--lifelines", path));
+	ck_assert_msg(has_line(r.out, "1 active_get", "sysfs_get_active()"),
+		      "the active_get's box does not name sysfs_get_active():\n%s", r.out);
+	ck_assert_msg(has_line(r.out, "2 deactivate", "sysfs_deactivate()"),
+		      "the deactivate's box does not name sysfs_deactivate():\n%s", r.out);
+	ck_assert_msg(has_line(r.out, "1 active_get", "in sysfs_active_got<sysfs_get_active<main"),
+		      "the tooltip does not carry the whole chain:\n%s", r.out);
+	assert_renders(r.out, "neato");
+	run_free(&r);
+	r = ok_run(RUN("--lifelines", trace("stage1-uaf.trace")));
+	ck_assert_msg(!strstr(r.out, "()"), "a trace without in= drew a function:\n%s", r.out);
+	run_free(&r);
+	unlink(path);
+}
+END_TEST
+
 START_TEST(stage1_freed_data_is_a_red_edge_at_the_end)
 {
 	struct run r = ok_run(RUN(trace("stage1-uaf.trace")));
@@ -990,6 +1024,7 @@ static Suite *trace2dot_suite(void)
 
 	tc = tcase_create("figure options");
 	tcase_set_timeout(tc, 20);
+	tcase_add_test(tc, lifelines_name_the_function_of_each_event);
 	tcase_add_test(tc, hide_gone_keeps_only_what_still_matters);
 	tcase_add_test(tc, legend_explains_what_is_drawn);
 	tcase_add_test(tc, title_replaces_the_path);
