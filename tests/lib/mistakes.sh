@@ -11,7 +11,8 @@
 #
 # From the environment (tests/stageN/stageN.mk): CC, STAGE_CFLAGS, STAGE_DIR
 # (the reference build, with obj/ and the modules), KERNEL_OBJ, SHELL_OBJ,
-# TESTLIB_OBJ, LINK_FLAGS, CHECK_CFLAGS, CHECK_LIBS.
+# TESTLIB_OBJ, LINK_FLAGS, CHECK_CFLAGS, CHECK_LIBS; MISTAKE_RUN_PREFIX, what
+# the suite runs under (setarch -R for ThreadSanitizer), if anything.
 #
 # Each mistake is built by tests/lib/mistake-build.sh, from the same
 # environment.  One line per mistake ("ok NAME: ..." or "FAIL NAME: ..."), then the last
@@ -43,7 +44,7 @@ while IFS=$'\t' read -r patchfile suite case regex; do
 	fi
 	# A short watchdog: a mistake that hangs should say so quickly.
 	res=$(CK_RUN_CASE=$case KSIM="$d/ksim --hung-timeout 500" KSIM_DIR=$d CK_DEFAULT_TIMEOUT=20 \
-		"$d/$suite" 2>&1)
+		${MISTAKE_RUN_PREFIX:-} "$d/$suite" 2>&1)
 	rc=$?
 	if [ $rc -eq 0 ]; then
 		echo "FAIL $name: $suite passed with the mistake in it"
