@@ -14,10 +14,17 @@
  * left out: C11's <stdatomic.h> already owns those names.)
  *
  * Two differences, both on purpose:
- *  - every operation is sequentially consistent (the kernel's plain
- *    atomic_inc() is relaxed): ThreadSanitizer then needs no fences
- *    explained to it, and a protocol that is wrong is wrong in its logic,
- *    not in a memory-order subtlety this workbook does not teach;
+ *  - every operation without a suffix is sequentially consistent (in the
+ *    kernel atomic_read(), atomic_set() and the forms that return nothing,
+ *    atomic_inc() among them, are relaxed; the ones that return a value,
+ *    atomic_dec_return() and atomic_dec_and_test() among them, are fully
+ *    ordered): ThreadSanitizer then needs no fences explained to it, and a
+ *    protocol that is wrong is wrong in its logic, not in a memory-order
+ *    subtlety.  The value-returning forms also come with the kernel's
+ *    _relaxed, _acquire and _release suffixes, so that an ordering too weak
+ *    can be written down; only ThreadSanitizer on free threads sees one
+ *    (the controlled scheduler runs one task at a time, and x86 gives a
+ *    relaxed and a fully ordered read-modify-write the same instruction);
  *  - every operation is a schedule point: under the controlled scheduler
  *    (scheduler.h) another task may run just before it.  A task's steps
  *    between two atomics are invisible to the others, so this is where
@@ -59,6 +66,24 @@ static inline int __atomic_t_or(int i, atomic_t *v)
 	sched_point();
 	return atomic_fetch_or_explicit(&v->counter, i, memory_order_seq_cst);
 }
+
+/* The value-returning forms with a weaker order: NAME_relaxed, NAME_acquire, NAME_release. */
+#define ATOMIC_T_RETURN_ORDER(suffix, order)							\
+static inline int atomic_add_return##suffix(int i, atomic_t *v)				\
+{												\
+	sched_point();										\
+	return atomic_fetch_add_explicit(&v->counter, i, order) + i;				\
+}												\
+static inline int atomic_sub_return##suffix(int i, atomic_t *v)				\
+{												\
+	sched_point();										\
+	return atomic_fetch_sub_explicit(&v->counter, i, order) - i;				\
+}												\
+static inline int atomic_inc_return##suffix(atomic_t *v) { return atomic_add_return##suffix(1, v); } \
+static inline int atomic_dec_return##suffix(atomic_t *v) { return atomic_sub_return##suffix(1, v); }
+ATOMIC_T_RETURN_ORDER(_relaxed, memory_order_relaxed)
+ATOMIC_T_RETURN_ORDER(_acquire, memory_order_acquire)
+ATOMIC_T_RETURN_ORDER(_release, memory_order_release)
 
 static inline int atomic_add_return(int i, atomic_t *v) { return __atomic_t_add(i, v) + i; }
 static inline int atomic_sub_return(int i, atomic_t *v) { return __atomic_t_sub(i, v) - i; }

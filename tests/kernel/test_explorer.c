@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "atomic.h"
 #include "explore.h"
 #include "ktest.h"
@@ -75,6 +76,46 @@ static const struct explore_harness lost_update = {
 	.setup = lost_update_setup,
 	.tasks = { { "inc0", incr, NULL }, { "inc1", incr, NULL }, { "bystander", bystander, NULL } },
 	.check = lost_update_check,
+};
+
+/*
+ * slow-lost-update - the lost update, failing slowly on some schedules
+ * (inc0 ended first) and at once on the others, so that the failing run
+ * of lowest number can end after a later one.
+ */
+static atomic_t finished, first_id;
+
+static void *incr_counted(void *arg)
+{
+	incr(arg);
+	if (atomic_inc_return(&finished) == 1)
+		atomic_set(&first_id, (int)(long)arg);
+	return NULL;
+}
+
+static void slow_lost_update_setup(void)
+{
+	lost_update_setup();
+	atomic_set(&finished, 0);
+	atomic_set(&first_id, -1);
+}
+
+static void slow_lost_update_check(void)
+{
+	if (atomic_read(&x) != 2 && atomic_read(&first_id) == 0) {
+		usleep(100 * 1000);
+		explore_fail("lost update, found slowly: x is %d", atomic_read(&x));
+	}
+	lost_update_check();
+}
+
+static const struct explore_harness slow_lost_update = {
+	.name = "slow-lost-update",
+	.claim = "two read-then-write increments make x 2",
+	.setup = slow_lost_update_setup,
+	.tasks = { { "inc0", incr_counted, (void *)0L }, { "inc1", incr_counted, (void *)1L },
+		   { "bystander", bystander, NULL } },
+	.check = slow_lost_update_check,
 };
 
 static void *writer(void *arg)
@@ -308,6 +349,39 @@ START_TEST(a_replay_is_the_same_run_byte_for_byte)
 }
 END_TEST
 
+/*
+ * make explore-stageN runs pct and random by one worker per CPU: the search
+ * must report what one worker reports, the failing run of lowest number,
+ * shrunk to the same schedule.  Chunks of one run, on a bug that one run
+ * in three or so finds (slow-lost-update: some of its failures take 100 ms,
+ * the others none), put several failing chunks in flight at once: a later
+ * one often ends first, and must not be the one reported.
+ */
+START_TEST(a_search_reports_the_same_failure_with_one_worker_or_several)
+{
+	/* Seeds on which a search that reports the first failure to end, not the lowest, was seen wrong. */
+	static const unsigned long seeds[] = { 16, 22 };
+	struct explore_result one, many;
+
+	explore_boot_hook = boot;
+	for (size_t i = 0; i < ARRAY_SIZE(seeds); i++) {
+		struct explore_opts o = { .strategy = "random", .seed = seeds[i], .runs = 20000, .quiet = true,
+					  .jobs = 1, .batch = 1 };
+
+		ck_assert_int_eq(explore(&slow_lost_update, &o, &one), 1);
+		ck_assert_msg(one.runs >= 2, "random seed %lu failed on schedule %ld: too soon to put several "
+			      "chunks in flight (pick another seed)", o.seed, one.runs);
+		for (o.jobs = 4; o.jobs <= 4; o.jobs++) {
+			ck_assert_int_eq(explore(&slow_lost_update, &o, &many), 1);
+			ck_assert_msg(many.runs == one.runs && strcmp(many.replay, one.replay) == 0,
+				      "random seed %lu: one worker fails on schedule %ld (%s), %d workers on %ld (%s)",
+				      o.seed, one.runs, one.replay, o.jobs, many.runs, many.replay);
+			ck_assert_str_eq(many.output, one.output);
+		}
+	}
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("explorer");
@@ -319,5 +393,6 @@ int main(void)
 	tcase_add_test(tc, a_random_failure_is_shrunk_to_the_preemptions_the_bug_needs);
 	tcase_add_test(tc, a_shrunk_schedule_fails_no_more_without_its_last_decision);
 	tcase_add_test(tc, a_replay_is_the_same_run_byte_for_byte);
+	tcase_add_test(tc, a_search_reports_the_same_failure_with_one_worker_or_several);
 	return ktest_main(s);
 }

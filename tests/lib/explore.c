@@ -21,12 +21,6 @@ static double now_s(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-static void progress(const struct explore_opts *o, const struct explore_harness *h, long runs, double t0)
-{
-	if (!o->quiet && isatty(STDERR_FILENO))
-		fprintf(stderr, "\r  %s: %s: %ld schedules (%.1f s)", h->name, o->strategy, runs, now_s() - t0);
-}
-
 int explore(const struct explore_harness *h, const struct explore_opts *o, struct explore_result *r)
 {
 	struct runner rn = { .h = h, .o = o, .bound = -1 };
@@ -66,6 +60,9 @@ int explore(const struct explore_harness *h, const struct explore_opts *o, struc
 		status = explore_run_one(&rn, &rn.base);
 		r->runs = 1;
 		r->repeats = true;
+	} else if (o->jobs > 0 && rn.bound < 0) {
+		status = explore_parallel(&rn, t0);
+		r->runs = rn.sh->run + (status != 0);
 	} else {
 		while (rn.sh->run < o->runs && !rn.sh->exhausted) {
 			long before = rn.sh->run;
@@ -75,7 +72,7 @@ int explore(const struct explore_harness *h, const struct explore_opts *o, struc
 				break;
 			if (rn.sh->run == before)
 				break;	/* dfs ended inside the worker */
-			progress(o, h, rn.sh->run, t0);
+			explore_progress(&rn, rn.sh->run, t0);
 		}
 		r->runs = rn.sh->run + (status != 0);
 		r->exhausted = rn.sh->exhausted;

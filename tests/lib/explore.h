@@ -62,6 +62,15 @@ struct explore_opts {
 	long runs;			/* pct, random: how many; dfs: the most before giving up */
 	const char *trace;		/* a failing run is replayed with its trace written here (or NULL) */
 	bool quiet;			/* no progress line */
+	/*
+	 * pct, random: 0 runs the schedules in order, one worker process at a
+	 * time (check-stageN's plans).  N > 0 splits them into chunks of batch
+	 * runs (0: EXPLORE_BATCH), run by N worker processes at once, and
+	 * reports the failing run of lowest number, so the result is the same
+	 * for every N (explore_par.c).  dfs always searches in order.
+	 */
+	int jobs;
+	long batch;
 };
 
 struct explore_result {
@@ -99,8 +108,9 @@ extern void (*explore_boot_hook)(void);
 
 /*
  * explore_main - the explorer's command line, for `make explore-stageN`:
- *	PROG --explore [--harness NAME] [--sched S]... [--runs N] [--seed N] [--trace DIR]
- * Without --sched: pct:2 and pct:3 (RUNS each) and dfs:2.  Exit 0 if every
+ *	PROG --explore [--harness NAME] [--sched S]... [--runs N] [--seed N] [--trace DIR] [--jobs N]
+ * Without --sched: pct:2 and pct:3 (RUNS each) and dfs:2; pct and random by N
+ * workers at once (default: one per CPU), with the same result for any N.  Exit 0 if every
  * harness passed every schedule, 1 if one failed, 2 for bad arguments.
  */
 int explore_main(int argc, char **argv, const struct explore_harness *const *hs, int n);

@@ -10,15 +10,18 @@ RUNS ?= 100000
 SEED ?= 1
 HARNESS ?=
 SCHED ?=
+# JOBS: worker processes for pct and random (default: one per CPU); the result is the same for any.
+JOBS ?=
 EXPLORE_STAGES := $(patsubst tests/stage%/test_explore.c,%,$(wildcard tests/stage*/test_explore.c))
 
-HELP += "explore-stageN   stage N's harnesses under PCT and bounded DFS (RUNS=100000 SEED=1 HARNESS= SCHED=)"
+HELP += "explore-stageN   stage N's harnesses under PCT and bounded DFS (RUNS=100000 SEED=1 HARNESS= SCHED= JOBS=ncpu)"
 define EXPLORE_STAGE
 .PHONY: explore-stage$(1)
 explore-stage$(1): $(BUILD)/.deps-ok $(call stage_dir,$(1))/tests/test_explore
 	$(Q)mkdir -p $(BUILD)/explore/stage$(1)
 	@echo "explore-stage$(1): $(if $(filter 1,$(SOLUTIONS)),the reference,your exercises/stage$(1)) ($(call stage_dir,$(1)))"
 	$(Q)$(call stage_dir,$(1))/tests/test_explore --explore --runs $(RUNS) --seed $(SEED) \
-		--trace $(BUILD)/explore/stage$(1) $(if $(HARNESS),--harness $(HARNESS)) $(addprefix --sched ,$(SCHED))
+		--trace $(BUILD)/explore/stage$(1) $(if $(HARNESS),--harness $(HARNESS)) $(addprefix --sched ,$(SCHED)) \
+		$(addprefix --jobs ,$(JOBS))
 endef
 $(foreach n,$(EXPLORE_STAGES),$(eval $(call EXPLORE_STAGE,$(n))))

@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "explore_int.h"
 #include "ktest.h"
 
@@ -19,7 +20,7 @@ static void print_result(const struct explore_harness *h, const struct explore_o
 int explore_main(int argc, char **argv, const struct explore_harness *const *hs, int n)
 {
 	const char *only = NULL, *scheds[8], *trace_dir = NULL;
-	int nsched = 0, bad = 0, rc = 0;
+	int nsched = 0, bad = 0, rc = 0, jobs = (int)sysconf(_SC_NPROCESSORS_ONLN);
 	long runs = 100000;
 	unsigned long seed = 1;
 
@@ -40,12 +41,16 @@ int explore_main(int argc, char **argv, const struct explore_harness *const *hs,
 			seed = strtoul(v, NULL, 10);
 		else if (strcmp(a, "--trace") == 0)
 			trace_dir = v;
+		else if (strcmp(a, "--jobs") == 0)
+			jobs = atoi(v);
 		else {
 			fprintf(stderr, "explore: unknown option '%s' (--harness NAME, --sched S, --runs N, "
-				"--seed N, --trace DIR)\n", a);
+				"--seed N, --trace DIR, --jobs N)\n", a);
 			return 2;
 		}
 	}
+	if (jobs < 1)
+		jobs = 1;
 	if (!nsched) {
 		scheds[nsched++] = "pct:2";
 		scheds[nsched++] = "pct:3";
@@ -60,7 +65,7 @@ int explore_main(int argc, char **argv, const struct explore_harness *const *hs,
 		for (int j = 0; j < nsched; j++) {
 			/* dfs runs until the bounded space is exhausted: RUNS caps the random strategies only. */
 			struct explore_opts o = { .strategy = scheds[j], .seed = seed,
-						  .runs = strncmp(scheds[j], "dfs:", 4) ? runs : EXPLORE_DFS_CAP };
+						  .runs = strncmp(scheds[j], "dfs:", 4) ? runs : EXPLORE_DFS_CAP, .jobs = jobs };
 			struct explore_result r;
 			char trace[512], desc[12000];
 			int got;

@@ -44,11 +44,19 @@ struct runner {
 	const char *trace;		/* write the run's trace here (a replay), or NULL */
 };
 
+#define EXPLORE_BATCH 500	/* runs per worker process: bounds what runs leave behind */
+
 /* explore_run.c: one run, in this process or in a fresh one. */
 void explore_run_here(const struct runner *rn, const struct sched_strategy *st);
 int explore_spawn(const struct runner *rn, long runs, const struct sched_strategy *one);
+int explore_fork(const struct runner *rn, long runs);
+int explore_exit_status(int wstatus);
 int explore_run_one(const struct runner *rn, const struct sched_strategy *st);
 void explore_run_output(const struct runner *rn, char *buf, size_t len);
+
+/* explore_par.c: the schedules of a pct or random search, in chunks, by several workers at once. */
+int explore_parallel(struct runner *rn, double t0);
+void explore_progress(const struct runner *rn, long runs, double t0);
 
 /* explore_search.c: which schedule runs next. */
 bool explore_next_schedule(const struct runner *rn, struct sched_strategy *st);

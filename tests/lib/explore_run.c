@@ -54,8 +54,6 @@ void explore_run_here(const struct runner *rn, const struct sched_strategy *st)
 	alarm(0);
 }
 
-#define EXPLORE_BATCH 500	/* runs per worker process: bounds what runs leave behind */
-
 /* A worker: run schedules until the strategy ends, the batch is done, or a run fails (and kills us). */
 static __noreturn void worker(const struct runner *rn, long runs)
 {
@@ -83,19 +81,39 @@ static __noreturn void worker(const struct runner *rn, long runs)
 	_exit(0);
 }
 
+/* explore_fork - start a worker on rn's schedules from rn->sh->run up to runs; its pid, or -1. */
+int explore_fork(const struct runner *rn, long runs)
+{
+	pid_t pid;
+
+	fflush(NULL);
+	pid = fork();
+	if (pid == 0)
+		worker(rn, runs);
+	return pid;
+}
+
+/* explore_exit_status - a worker's exit status from waitpid()'s, 128 + signal if it was killed. */
+int explore_exit_status(int wstatus)
+{
+	return WIFSIGNALED(wstatus) ? 128 + WTERMSIG(wstatus) : WEXITSTATUS(wstatus);
+}
+
 /* explore_spawn - fork fn's process and wait for it; its exit status, 128 + signal if killed. */
 int explore_spawn(const struct runner *rn, long runs, const struct sched_strategy *one)
 {
 	int status;
 	pid_t pid;
 
-	fflush(NULL);
-	pid = fork();
+	if (!one)
+		pid = explore_fork(rn, runs);
+	else {
+		fflush(NULL);
+		pid = fork();
+	}
 	if (pid < 0)
 		return -1;
 	if (pid == 0) {
-		if (!one)
-			worker(rn, runs);
 		dup2(rn->out, STDOUT_FILENO);
 		dup2(rn->out, STDERR_FILENO);
 		if (rn->trace && trace_open(rn->trace) != 0)
@@ -109,9 +127,7 @@ int explore_spawn(const struct runner *rn, long runs, const struct sched_strateg
 	}
 	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
 		;
-	if (WIFSIGNALED(status))
-		return 128 + WTERMSIG(status);
-	return WEXITSTATUS(status);
+	return explore_exit_status(status);
 }
 
 /* explore_run_one - one schedule in a fresh process: a replay, as a student's command would run it. */

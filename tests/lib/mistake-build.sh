@@ -11,10 +11,12 @@
 #
 # From the environment (tests/lib/stage-checks.mk): CC, STAGE_CFLAGS,
 # STAGE_DIR (the reference build, with obj/ and the modules), KERNEL_OBJ,
-# SHELL_OBJ, TESTLIB_OBJ, LINK_FLAGS, CHECK_CFLAGS, CHECK_LIBS.
+# SHELL_OBJ, TESTLIB_OBJ, LINK_FLAGS, CHECK_CFLAGS, CHECK_LIBS; and
+# MISTAKE_TESTS, the suites' directory, for a patch kept elsewhere than
+# tests/stageN/DIR/ (make mutants writes its patches under build/).
 set -u
 patchfile=$1 suites=$2 d=$3
-tests=$(dirname "$(dirname "$patchfile")")	# tests/stageN
+tests=${MISTAKE_TESTS:-$(dirname "$(dirname "$patchfile")")}	# tests/stageN
 command -v patch >/dev/null || { echo "patch: not installed; run make deps"; exit 1; }
 rm -rf "$d" && mkdir -p "$d/obj"
 src=$(sed -n 's/^--- //p' "$patchfile" | head -n 1)

@@ -11,7 +11,8 @@
 #
 # From the environment (tests/stageN/stageN.mk): CC, STAGE_CFLAGS, STAGE_DIR
 # (the reference build, with obj/ and the modules), KERNEL_OBJ, SHELL_OBJ,
-# TESTLIB_OBJ, LINK_FLAGS, CHECK_CFLAGS, CHECK_LIBS.
+# TESTLIB_OBJ, LINK_FLAGS, CHECK_CFLAGS, CHECK_LIBS; MISTAKE_RUN_PREFIX, what
+# the suite runs under (setarch -R for ThreadSanitizer), if anything.
 #
 # Each failed test must also name a function of the file the mistake is in
 # (in its message, or in what it printed: a call trace, a lockdep report,
@@ -81,7 +82,7 @@ while IFS=$'\t' read -r patchfile suite case regex; do
 	# then read with the rest.
 	rm -rf "$d/out" && mkdir -p "$d/out"
 	res=$(CK_RUN_CASE=$case KSIM="$d/ksim --hung-timeout 500" KSIM_DIR=$d CK_DEFAULT_TIMEOUT=20 \
-		KTEST_OUTPUT_DIR=$d/out CK_XML_LOG_FILE_NAME=$d/check.xml "$d/$suite" 2>&1)
+		KTEST_OUTPUT_DIR=$d/out CK_XML_LOG_FILE_NAME=$d/check.xml ${MISTAKE_RUN_PREFIX:-} "$d/$suite" 2>&1)
 	rc=$?
 	outs=$(find "$d/out" -name '*.out' | sort -t. -k2,2n)
 	# shellcheck disable=SC2086 # outs: file names without spaces

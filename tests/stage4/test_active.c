@@ -1,4 +1,5 @@
 /* test_active.c - stage 4's active reference, called directly: the biased counter and remove_self. */
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -353,6 +354,101 @@ START_TEST(deactivation_under_its_contracts_is_silent)
 }
 END_TEST
 
+/* ---- memory ordering: free threads, seen by ThreadSanitizer only ---- */
+
+/*
+ * Everything an operation did before its sysfs_put_active() must happen
+ * before the deleter, having seen the count drained, frees what the
+ * operation used.  What orders the two is the put's decrement (fully
+ * ordered, as the kernel's atomic_dec_return()) read by the drain's test
+ * of the count.  With a relaxed decrement nothing does, and yet every other
+ * check passes: the controlled scheduler runs one task at a time, and x86
+ * gives a relaxed and a fully ordered decrement the same instruction.  So
+ * this test runs two free threads, and only a build with
+ * -fsanitize=thread can fail it (make check-san-thread): ThreadSanitizer
+ * then reports the operation's store and the deleter's "free" as a race.
+ *
+ * The deleter tests the count itself, as kernfs_drain()'s wait_event()
+ * first does without a lock, before it calls sysfs_deactivate(): our
+ * wait_event() tests its condition under the wait queue's lock, which the
+ * put's wake_up_all() also takes, and that lock would order the two
+ * whatever the decrement does.  Lockdep is off for the same reason: its
+ * graph lock, taken by the put's rwsem_release() after the operation's
+ * store and by the deleter's mutex_lock(), would order them too (a
+ * production kernel runs without lockdep).
+ */
+static int driver_data;			/* what the operation works on, freed after the drain */
+static atomic_bool operation_in;	/* the operation holds its active reference */
+static atomic_bool freed;		/* the deleter has freed driver_data */
+
+static void *operation_main(void *arg)
+{
+	struct sysfs_dirent *sd = sysfs_get_active(arg);
+
+	atomic_store(&operation_in, true);
+	if (sd) {
+		driver_data = 42;	/* the operation's work */
+		sysfs_put_active(sd);
+	}
+	/* Not ended before the free: a task's end takes locks the deleter's mutex_lock() takes too. */
+	while (!atomic_load(&freed))
+		sched_yield();
+	return NULL;
+}
+
+/* One round: an operation on a fresh attr, its put racing the deleter's drained test; false if it timed out. */
+static bool put_vs_drained_deleter(void)
+{
+	struct task_struct *t;
+	long end;
+	bool drained;
+
+	atomic_store(&operation_in, false);
+	atomic_store(&freed, false);
+	t = kthread_run(operation_main, attr, "operation");
+	while (!atomic_load(&operation_in))
+		sched_yield();
+	mutex_lock(&sysfs_mutex);
+	sysfs_deactivate_start(attr);
+	mutex_unlock(&sysfs_mutex);
+	if (exercise_pending())
+		atomic_store(&freed, true);	/* let the operation end: a stub's count never drains */
+	assert_no_todo();
+	/* The drain's first test of the count, spun on (with a deadline) so that it never sleeps. */
+	for (end = task_wait_now_ms() + 5000;
+	     atomic_read(&attr->s_active) != SD_DEACTIVATED_BIAS && task_wait_now_ms() < end;)
+		sched_yield();
+	drained = count(attr) == SD_DEACTIVATED_BIAS;
+	/* What a release reads before it frees: the operation's work, whole. */
+	ck_assert_msg(!drained || driver_data == 42,
+		      "the drained deleter does not see what the operation wrote before its put");
+	driver_data = 0;
+	atomic_store(&freed, true);
+	if (drained)
+		sysfs_deactivate(attr);	/* returns at once: nothing is inside */
+	kthread_join(t);
+	return drained;
+}
+
+/*
+ * Rounds, each on a fresh node: some other pair of lock operations (a
+ * task's start, a worker's) can order a round by chance, never twenty.  No
+ * hung-task watchdog either (boot_active_tree(), not boot()): its thread
+ * takes every task's lock in turn, and would order them too.
+ */
+START_TEST(put_active_orders_the_operation_before_the_drained_deleter)
+{
+	boot_active_tree();
+	lockdep_set_enabled(false);
+	for (int round = 0; round < 20; round++) {
+		if (round)
+			build_active_tree();
+		ck_assert_msg(put_vs_drained_deleter(), "the operation's put did not bring s_active down to "
+			      "SD_DEACTIVATED_BIAS in 5 s (it is %d)", count(attr));
+	}
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("stage4-active");
@@ -372,5 +468,8 @@ int main(void)
 	tcase_add_test(tc, deactivate_start_without_sysfs_mutex_is_a_lockdep_warning);
 	tcase_add_test(tc, deactivate_under_sysfs_mutex_is_a_lockdep_warning);
 	tcase_add_test(tc, deactivation_under_its_contracts_is_silent);
+	tc = ktest_case(s, "ordering", 10);
+	tcase_add_checked_fixture(tc, NULL, fail_if_warned);
+	tcase_add_test(tc, put_active_orders_the_operation_before_the_drained_deleter);
 	return ktest_main(s);
 }
