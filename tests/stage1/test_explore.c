@@ -1,4 +1,4 @@
-/* test_explore.c - stage 1 under schedules nobody scripted: the count holds on every one, the design's use-after-free shows. */
+/* test_explore.c - stage 1 under schedules nobody scripted: its count holds on every one, its use-after-free shows. */
 #include <string.h>
 #include "ktest.h"
 #include "naive_harness.h"

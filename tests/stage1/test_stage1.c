@@ -46,7 +46,8 @@ START_TEST(kobject_put_releases_on_the_last_reference_only)
 	assert_no_todo();
 	ck_assert_msg(kref_read(&kobj.kref) == 1, "kobject_put() left the count at %d, want 1",
 		      kref_read(&kobj.kref));
-	ck_assert_msg(releases == 0, "release() ran while a reference was still held");
+	ck_assert_msg(releases == 0, "kobject_put() of one of two references called release(): only the put "
+		      "that drops the last one may");
 	kobject_put(&kobj);
 	ck_assert_msg(releases == 1, "the last kobject_put() must call release() once; it ran %d times", releases);
 	kobject_put(NULL);
@@ -91,18 +92,21 @@ START_TEST(pinned_kobject_survives_unplug_and_is_released_after_close)
 	ksim_run(&r, SCEN "mouse-pinned.ksh", true, NULL, 20);
 	ck_assert_no_todo(&r);
 	ck_assert_status(&r, 0);
-	ck_assert_msg(strstr(r.out, "3\n"), "the read after unplug should still print 3:\n%s", r.out);
+	ck_assert_msg(strstr(r.out, "3\n"), "the read after unplug should still print 3 (mouse_unplug() must leave "
+		      "the mouse to mouse_release()):\n%s", r.out);
 	ck_assert_msg(trace_count(r.trace, "release", "kobject:mouse0") == 1,
-		      "release of kobject:mouse0 ran %d times, want exactly once",
+		      "release of kobject:mouse0 ran %d times, want exactly once (the last kobject_put() calls it)",
 		      trace_count(r.trace, "release", "kobject:mouse0"));
 	closed = trace_seq(r.trace, "close", "file:/sys/devices/mouse0/clicks#2", 1);
 	released = trace_seq(r.trace, "release", "kobject:mouse0", 1);
 	freed = trace_seq(r.trace, "free", "kobject:mouse0", 1);
 	ck_assert_msg(closed && released > closed,
-		      "release ran (event %ld) before the reader closed its file (event %ld)", released, closed);
+		      "release ran (event %ld) before the reader closed its file (event %ld): the open file's "
+		      "reference must keep it, so kobject_put() releases on the last reference only", released, closed);
 	ck_assert_msg(freed, "release() ran (event %ld) but the mouse was never freed: mouse_release() must kfree() it",
 		      released);
-	ck_assert_msg(freed > released, "the mouse must be freed by release(), not before (free %ld, release %ld)",
+	ck_assert_msg(freed > released, "the mouse must be freed by mouse_release(), not before: mouse_unplug() "
+		      "must not kfree() it (free %ld, release %ld)",
 		      freed, released);
 	ksim_run_free(&r);
 }
