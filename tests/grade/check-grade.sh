@@ -150,8 +150,9 @@ gradescope() {
 	local name=$1
 	shift
 	# CK_TIMEOUT_MULTIPLIER: make check runs beside other checks, and a correct
-	# submission's race tests (real threads, many rounds) must not run out of
-	# time there; the grader's handling of a test that does is not what this checks.
+	# submission's tests (the scenarios, the explorer's schedules) must not run
+	# out of time there; the grader's handling of a test that does is not what
+	# this checks.
 	(cd "$root" && env AUTOGRADER_ROOT="$root" CK_TIMEOUT_MULTIPLIER=3 "$@" ./run_autograder) >"$work/gs-$name.log" 2>&1
 	$py tests/grade/results.py score "$root/results/results.json"
 }
