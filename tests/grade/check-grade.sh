@@ -25,6 +25,9 @@
 #     Gradescope and CI run it: as another user, part 4 fails and says so.
 #     check-grade-full also grades stages 3 and 4's bundles on their correct
 #     files laid at the root: each scores its own stage's points.
+#  4b. Two gradings at once as one user (root, pid namespaces): one step's
+#     end and --reap leave the other's step running, and a process a step
+#     left behind (setsid) ends with it.
 #  5. The Classroom workflow (python3's yaml) and its grading step: the
 #     log names each failed exercise and one total, equal to Gradescope's;
 #     a grading run that fails records 0 of the stages' points.
