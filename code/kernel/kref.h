@@ -4,22 +4,38 @@
 
 #include <stdatomic.h>
 #include <valgrind/helgrind.h>
+#include "atomic.h"
 #include "kernel.h"
-#include "scheduler.h"
 
+/*
+ * struct kref - the count is an atomic_t, as the kernel's is underneath
+ * (its kref holds a refcount_t, which holds an atomic_t).  So code that
+ * changes the count by hand goes through atomic.h, whose every operation
+ * is a schedule point: a count read and then written back in two steps
+ * (atomic_set(..., kref_read(...) + 1)) leaves a window between them that
+ * the controlled scheduler can open, as two CPUs can.
+ *
+ * Differences from the kernel: no refcount_t, so no saturation; a get from
+ * zero or a put below it is a WARN, as refcount_t's are.
+ */
 struct kref {
-	atomic_int refcount;
+	atomic_t refcount;
 };
 
 /* kref_init - the creator holds the first reference. */
 static inline void kref_init(struct kref *kref)
 {
-	atomic_store_explicit(&kref->refcount, 1, memory_order_relaxed);
+	atomic_store_explicit(&kref->refcount.counter, 1, memory_order_relaxed);
 }
 
+/*
+ * kref_read - the count at this instant, for reports and tests: another
+ * task may change it the moment it is read.  Not a schedule point (a trace
+ * line reads it): the write a decision takes from it is one.
+ */
 static inline int kref_read(const struct kref *kref)
 {
-	return atomic_load_explicit(&kref->refcount, memory_order_relaxed);
+	return atomic_load_explicit(&kref->refcount.counter, memory_order_relaxed);
 }
 
 /*
@@ -29,12 +45,7 @@ static inline int kref_read(const struct kref *kref)
  */
 static inline void kref_get(struct kref *kref)
 {
-	int old;
-
-	sched_point();
-	old = atomic_fetch_add_explicit(&kref->refcount, 1, memory_order_relaxed);
-
-	WARN_ON(old <= 0);
+	WARN_ON(atomic_inc_return(&kref->refcount) <= 1);
 }
 
 /*
@@ -51,15 +62,12 @@ static inline void kref_get(struct kref *kref)
  */
 static inline int kref_get_unless_zero(struct kref *kref)
 {
-	int old;
+	int old = kref_read(kref);
 
-	sched_point();
-	old = atomic_load_explicit(&kref->refcount, memory_order_relaxed);
 	do {
 		if (old <= 0)
 			return 0;
-	} while (!atomic_compare_exchange_weak_explicit(&kref->refcount, &old, old + 1,
-							memory_order_relaxed, memory_order_relaxed));
+	} while (!atomic_try_cmpxchg(&kref->refcount, &old, old + 1));
 	return 1;
 }
 
@@ -71,22 +79,19 @@ static inline int kref_get_unless_zero(struct kref *kref)
  * drop the last reference the next instant.  release must not be NULL or
  * a bare free(): it frees the structure that contains the kref.
  *
- * The decrement is acq_rel: every earlier access by any holder happens
- * before release() (ThreadSanitizer does not understand the kernel's
- * release-decrement-then-acquire-fence idiom, so we use the stronger
- * ordering).  Helgrind and drd do not see atomics as synchronisation at
- * all; the annotations tell them the same thing, so a correct count shows
- * no false race between the last put and release().
+ * The decrement is sequentially consistent (atomic.h), so every earlier
+ * access by any holder happens before release() (ThreadSanitizer does not
+ * understand the kernel's release-decrement-then-acquire-fence idiom, so
+ * we use the stronger ordering).  Helgrind and drd do not see atomics as
+ * synchronisation at all; the annotations tell them the same thing, so a
+ * correct count shows no false race between the last put and release().
  */
 static inline int kref_put(struct kref *kref, void (*release)(struct kref *kref))
 {
-	int old;
+	int new = atomic_dec_return(&kref->refcount);
 
-	sched_point();
-	old = atomic_fetch_sub_explicit(&kref->refcount, 1, memory_order_acq_rel);
-
-	WARN_ON(old <= 0);
-	if (old == 1) {
+	WARN_ON(new < 0);
+	if (new == 0) {
 		ANNOTATE_HAPPENS_AFTER(&kref->refcount);
 		ANNOTATE_HAPPENS_BEFORE_FORGET_ALL(&kref->refcount);
 		release(kref);

@@ -4,7 +4,7 @@
 # DIR/TARGET.log is what `make TARGET` printed, DIR/TARGET.rc its exit status.
 # A target counts what it reports itself:
 #   - "NAME: N passed, M failed" lines (tests/lib/runtests.sh, and
-#     tests/lib/mistakes.sh: one check per mistake patch), else
+#     tests/lib/patched.sh: one check per mistake or variant patch), else
 #   - Check's "Checks: N, Failures: F, Errors: E" lines, else
 #   - tests/lib/valgrind.sh's one line per run ("...: ok" or "...: FAIL ..."),
 #   - else the target is one check, passed if it exited 0.

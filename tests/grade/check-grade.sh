@@ -26,6 +26,9 @@
 #     Gradescope and CI run it: as another user, part 4 fails and says so.
 #     check-grade-full also grades stages 3 and 4's bundles on their correct
 #     files laid at the root: each scores its own stage's points.
+#  4b. Two gradings at once as one user (root, pid namespaces): one step's
+#     end and --reap leave the other's step running, and a process a step
+#     left behind (setsid) ends with it.
 #  5. The Classroom workflow (python3's yaml) and its grading step: the
 #     log names each failed exercise and one total, equal to Gradescope's;
 #     a grading run that fails records 0 of the stages' points.
@@ -107,9 +110,7 @@ for n in $stages; do
 	"grade stage$n: 0 of "*) ok "the skeleton of stage $n scores 0 (${line#*: })" ;;
 	*) bad "the skeleton of stage $n: '${line:-no grade line}'; exercises that score on it:"
 	   grep -h "^stage $n: " build/grade/summary.txt 2>/dev/null
-	   $py -c 'import json, sys
-for t in json.load(open(sys.argv[1]))["tests"]:
-    if t["score"] > 0 and t["name"].startswith("stage %s:" % sys.argv[2]): print("    " + t["name"])' build/grade/results.json "$n" ;;
+	   $py tests/grade/results.py scoring build/grade/results.json "$n" | sed 's/^/    /' ;;
 	esac
 done
 
@@ -156,22 +157,15 @@ gradescope() {
 	local name=$1
 	shift
 	# CK_TIMEOUT_MULTIPLIER: make check runs beside other checks, and a correct
-	# submission's race tests (real threads, many rounds) must not run out of
-	# time there; the grader's handling of a test that does is not what this checks.
+	# submission's tests (the scenarios, the explorer's schedules) must not run
+	# out of time there; the grader's handling of a test that does is not what
+	# this checks.
 	(cd "$root" && env AUTOGRADER_ROOT="$root" CK_TIMEOUT_MULTIPLIER=3 "$@" ./run_autograder) >"$work/gs-$name.log" 2>&1
-	$py - "$root/results/results.json" <<'EOF'
-import json, sys
-r = json.load(open(sys.argv[1], encoding="utf-8"))
-print(r["score"], sum(t["max_score"] for t in r["tests"]))
-EOF
+	$py tests/grade/results.py score "$root/results/results.json"
 }
 # reason TEXT - some failed test's output in results.json holds TEXT
 reason() {
-	$py - "$root/results/results.json" "$1" <<'EOF'
-import json, sys
-r = json.load(open(sys.argv[1], encoding="utf-8"))
-sys.exit(0 if any(sys.argv[2] in t["output"] for t in r["tests"] if t["status"] == "failed") else 1)
-EOF
+	$py tests/grade/results.py reason "$root/results/results.json" "$1"
 }
 
 # A correct submission as GitHub's "Download ZIP" makes it: one folder, the repository's layout inside.
@@ -343,13 +337,32 @@ for n in $stages; do
 	rm -rf "$rn/source/build/student/stage$n/results" "$rn/source/build/student/stage$n/progress"*
 	(cd "solutions/stage$n" && find . -name '*.c' -exec cp --parents {} "$rn/submission/" \;)
 	(cd "$rn" && env AUTOGRADER_ROOT="$rn" CK_TIMEOUT_MULTIPLIER=3 ./run_autograder) >"$work/gs-stage$n.log" 2>&1
-	read -r score max < <($py -c 'import json, sys
-r = json.load(open(sys.argv[1])); print(r["score"], sum(t["max_score"] for t in r["tests"]))' "$rn/results/results.json")
+	read -r score max < <($py tests/grade/results.py score "$rn/results/results.json")
 	want=$(awk -F'\t' -v n="$n" '$1 == n { s += $3 } END { print s }' tests/grade/exercises.tsv)
 	[ "$score" = "$max" ] && [ "$max" = "$want" ] &&
 		ok "Gradescope, stage $n's bundle on its correct files at the root: $score of $max, stage $n's points" ||
 		bad "Gradescope, stage $n's bundle on its correct files: $score of $max (stage $n has $want points)"
 done
+fi
+
+# ---- 4b. two gradings at once, as one user: a step's end (and --reap) ends only its own processes
+if [ "$(id -u)" = 0 ] && unshare --pid --fork --kill-child --mount-proc true 2>/dev/null; then
+	: >"$work/hide-none"
+	uid=${GRADE_UID:-61000}
+	tests/grade/sandbox.sh "$work/hide-none" 60 sleep 3131 >/dev/null 2>&1 &	# the other grading's step
+	other=$!
+	for _ in $(seq 100); do pgrep -u "$uid" -xf 'sleep 3131' >/dev/null && break; sleep 0.1; done
+	# This grading's step leaves a process behind that left its group and session.
+	tests/grade/sandbox.sh "$work/hide-none" 20 bash -c '(setsid sleep 3132 &)' >/dev/null 2>&1
+	tests/grade/sandbox.sh --reap
+	pgrep -u "$uid" -xf 'sleep 3131' >/dev/null && kill -0 "$other" 2>/dev/null &&
+		ok "sandbox, two gradings as one user: one's step ending (and its --reap) leaves the other's running" ||
+		bad "sandbox, two gradings as one user: one's step ending killed the other's"
+	pgrep -u "$uid" -xf 'sleep 3132' >/dev/null &&
+		bad "sandbox: a process the step left running (setsid) outlived it" ||
+		ok "sandbox: a process the step left running (setsid) ended with the step"
+	kill "$other" 2>/dev/null; wait "$other" 2>/dev/null
+	pgrep -u "$uid" -xf 'sleep 313[12]' >/dev/null && bad "sandbox: a step killed by its time limit left its processes"
 fi
 
 cpu "5. the Classroom"

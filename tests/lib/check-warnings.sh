@@ -36,7 +36,7 @@ fi
 tests/grade/grade.sh --stages 1 --out "$work/grade" --submission "$work/sub" >"$work/grade.out" 2>&1
 res=$work/grade/results.json
 build=$work/grade/stage1/build.log
-score=$(python3 -c 'import json, sys; r = json.load(open(sys.argv[1])); print(r["score"], sum(t.get("max_score", 0) for t in r["tests"]))' "$res" 2>/dev/null)
+score=$(tests/grade/results.py score "$res" 2>/dev/null)
 if [[ $score =~ ^([0-9.]+)\ ([0-9.]+)$ ]] && [ "${BASH_REMATCH[1]}" = "${BASH_REMATCH[2]}" ] &&
    [ "${BASH_REMATCH[2]}" != 0 ]; then
 	ok "the student's build compiles it and every test passes: $score"

@@ -5,7 +5,7 @@
 # line).  That file is copied to OUTDIR, patched, compiled with the stage's
 # flags and linked, with the reference's other objects, into OUTDIR/ksim and
 # into OUTDIR/SUITE (tests/stageN/SUITE.c) for each SUITE of SUITES (one
-# name, or several separated by spaces: tests/lib/variants.sh builds them
+# name, or several separated by spaces: tests/lib/patched.sh builds them
 # all).  Exit 0 if all built; 1 with a message if the patch no longer
 # applies or the result does not build.
 #

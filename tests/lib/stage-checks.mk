@@ -9,7 +9,7 @@
 #	$(eval $(call STAGE_VARIANTS,N))
 # for one with tests/stageN/variants.tsv.
 
-# mistake_env(N) - how the reference stage N was built, as mistakes.sh and mistake-build.sh take it.
+# mistake_env(N) - how the reference stage N was built, as patched.sh and mistake-build.sh take it.
 mistake_env = CC="$(CC)" STAGE_CFLAGS="$(S$(1)_solutions_CFLAGS)" STAGE_DIR=$(BUILD)/stage$(1) \
 	KERNEL_OBJ="$(KERNEL_OBJ)" SHELL_OBJ="$(SHELL_OBJ)" TESTLIB_OBJ="$(TESTLIB_OBJ)" \
 	LINK_FLAGS="$(LDFLAGS) $(LDLIBS)" CHECK_CFLAGS="$(CHECK_CFLAGS)" CHECK_LIBS="$(CHECK_LIBS)"
@@ -36,7 +36,7 @@ CHECK_TARGETS += check-stage$(1)-mistakes
 .PHONY: check-stage$(1)-mistakes
 check-stage$(1)-mistakes: $(BUILD)/.deps-ok $(BUILD)/stage$(1)/ksim $(BUILD)/stage$(1)/stage.a $(KERNEL_OBJ) \
 		$(SHELL_OBJ) $(TESTLIB_OBJ) $$(S$(1)_solutions_TESTS)
-	$(Q)$$(call mistake_env,$(1)) tests/lib/mistakes.sh tests/stage$(1)/mistakes.tsv $(BUILD)/mistakes/stage$(1)
+	$(Q)$$(call mistake_env,$(1)) tests/lib/patched.sh fail tests/stage$(1)/mistakes.tsv $(BUILD)/mistakes/stage$(1)
 
 # One mistake's explorer, built alone (the book shows one finding its race).
 $(BUILD)/mistake/stage$(1)/%/test_explore: tests/stage$(1)/mistakes/%.patch tests/stage$(1)/test_explore.c \
@@ -51,5 +51,5 @@ CHECK_TARGETS += check-stage$(1)-variants
 .PHONY: check-stage$(1)-variants
 check-stage$(1)-variants: $(BUILD)/.deps-ok $(BUILD)/stage$(1)/ksim $(BUILD)/stage$(1)/stage.a $(KERNEL_OBJ) \
 		$(SHELL_OBJ) $(TESTLIB_OBJ) $$(S$(1)_solutions_TESTS)
-	$(Q)$$(call mistake_env,$(1)) tests/lib/variants.sh tests/stage$(1)/variants.tsv $(BUILD)/variants/stage$(1)
+	$(Q)$$(call mistake_env,$(1)) tests/lib/patched.sh pass tests/stage$(1)/variants.tsv $(BUILD)/variants/stage$(1)
 endef

@@ -113,7 +113,7 @@ HELP += "check-warnings   a student's code with a warning: built, tested, graded
 CHECK_TARGETS += check-warnings
 .PHONY: check-warnings
 check-warnings: $(BUILD)/.deps-ok $(GRADE_PREBUILD) $(GRADE_PREBUILD_STUDENT)
-	$(Q)CC="$(CC)" REF_CFLAGS="$(S1_solutions_CFLAGS)" GRADE_PACKAGES="$(GRADE_PACKAGES)" GRADE_UID=61001 \
+	$(Q)CC="$(CC)" REF_CFLAGS="$(S1_solutions_CFLAGS)" GRADE_PACKAGES="$(GRADE_PACKAGES)" \
 	  tests/lib/check-warnings.sh $(BUILD)/check-warnings
 
 # check-first-screen - a student's first make check-stageN, in a copy of

@@ -53,4 +53,4 @@ SAN_MISTAKE_TSVS := $(wildcard $(patsubst %,tests/sanitizers/%-mistakes.tsv,$(SA
 check-sanitizer-mistakes: $(BUILD)/.deps-ok $(BUILD)/stage4/ksim $(BUILD)/stage4/stage.a $(KERNEL_OBJ) \
 		$(SHELL_OBJ) $(TESTLIB_OBJ) $(S4_solutions_TESTS)
 	$(Q)rc=0; $(foreach t,$(SAN_MISTAKE_TSVS),$(call mistake_env,4) MISTAKE_RUN_PREFIX="$(RUN_PREFIX)" $(SAN_ENV) \
-	  tests/lib/mistakes.sh $(t) $(BUILD)/mistakes/$(basename $(notdir $(t))) || rc=1;) exit $$rc
+	  tests/lib/patched.sh fail $(t) $(BUILD)/mistakes/$(basename $(notdir $(t))) || rc=1;) exit $$rc
