@@ -58,9 +58,9 @@ ATOMIC = {
     "atomic_dec_and_test": (1, "({{ int __m = atomic_read({0}) - 1; atomic_set({0}, __m); __m == 0; }})"),
     "atomic_inc_not_zero": (1, "({{ bool __m = atomic_read({0}) != 0; if (__m) atomic_set({0}, atomic_read({0}) + 1); __m; }})"),
     "atomic_inc_unless_negative": (1, "({{ bool __m = atomic_read({0}) >= 0; if (__m) atomic_set({0}, atomic_read({0}) + 1); __m; }})"),
-    # kref.h's count is a bare atomic_int: its read and store, a schedule point between.
-    "kref_get": (1, "({{ int __m = kref_read({0}); sched_point(); atomic_store(&({0})->refcount, __m + 1); }})"),
-    "kref_put": (2, "({{ int __m = kref_read({0}) - 1; sched_point(); atomic_store(&({0})->refcount, __m); "
+    # kref.h's count is an atomic_t: read by hand, written back with atomic_set() (a schedule point between).
+    "kref_get": (1, "({{ int __m = kref_read({0}); atomic_set(&({0})->refcount, __m + 1); }})"),
+    "kref_put": (2, "({{ int __m = kref_read({0}) - 1; atomic_set(&({0})->refcount, __m); "
                     "if (!__m) ({1})({0}); !__m; }})"),
 }
 # The forms atomic.h also has with relaxed ordering (the kernel's _relaxed suffix).

@@ -28,7 +28,7 @@ EXPECTED = [
     ("cmp#2:if (old >= 2 && t->n < 3)", 20, "\tif (old >= 2 && t->n >= 3)"),
     ("drop:kref_put(&t->ref, release);", 22, "\t;\t/* mutant: dropped */"),
     ("atomic:kref_put(&t->ref, release);", 22,
-     "\t({ int __m = kref_read(&t->ref) - 1; sched_point(); atomic_store(&(&t->ref)->refcount, __m); "
+     "\t({ int __m = kref_read(&t->ref) - 1; atomic_set(&(&t->ref)->refcount, __m); "
      "if (!__m) (release)(&t->ref); !__m; });"),
 ]
 
