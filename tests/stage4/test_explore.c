@@ -163,14 +163,16 @@ static const struct explore_harness two_drains = {
  * The chapter "Seeing a deadlock before it happens: lockdep": lockdep
  * reports pci_rescan_remove_lock against the remove
  * file's s_active.  This harness asks whether a schedule really hangs, and
- * one does, with a single preemption: the removal unlinks (and so
- * deactivates) "remove" while the store has its protection broken; the
- * store's remove_self finds the node unlinked, takes its count back and
- * waits for pci_rescan_remove_lock, which the removal holds while it
- * drains "remove", which waits for that count.  Stage 4 is broken by
- * design here (it unlinks before it drains; kernfs drains first, which
- * narrows the window: see the chapter), so the grade requires the
- * explorer to find the deadlock.
+ * one does, in kernfs's order too: the store holds its active reference;
+ * the removal, under pci_rescan_remove_lock, shuts "remove" and drains it,
+ * waiting for the store; the store's remove_self takes sysfs_mutex and
+ * breaks (the count reaches the bias and wakes the removal), removes the
+ * node and takes its count back before the woken removal has looked; the
+ * removal sleeps on, and the store waits for pci_rescan_remove_lock.  The
+ * kernel's PCI store has the same cycle (its remove attribute is
+ * DEVICE_ATTR_IGNORE_LOCKDEP, so lockdep never says so there), and the
+ * grade requires the explorer to find it.  The SCSI/s390 store below,
+ * which breaks by hand across its whole removal, has no such schedule.
  */
 
 static struct file *pci_remove_file;
