@@ -8,7 +8,7 @@
  * sysfs_last_linked - the next node __sysfs_remove() takes out: a child of
  * sd still in the tree, or sd once it has none.  kernfs walks to the
  * leftmost descendant; we take the last child, the order in which stage 3
- * drops a directory's files, so that a removal traces the same on both.
+ * drops a directory's files, so that the two stages' traces compare.
  */
 static struct sysfs_dirent *sysfs_last_linked(struct sysfs_dirent *sd)
 {
@@ -28,7 +28,6 @@ static struct sysfs_dirent *sysfs_last_linked(struct sysfs_dirent *sd)
  */
 static void sysfs_drain(struct sysfs_dirent *pos)
 {
-	trace_event("remove", pos->trace_name, NULL);
 	mutex_unlock(&sysfs_mutex);
 	sysfs_deactivate(pos);
 	mutex_lock(&sysfs_mutex);
@@ -73,6 +72,7 @@ void __sysfs_remove(struct sysfs_dirent *sd)
 		sysfs_drain(pos);
 		if (!pos->s_removed) {
 			sysfs_unlink_child(pos);
+			trace_event("remove", pos->trace_name, NULL);	/* after its drain, as it leaves the tree */
 			verify_expect_gone(pos, pos->trace_name, "held by an s_count (a file left open?)");
 			sysfs_put(pos);	/* the tree's */
 		}

@@ -34,7 +34,7 @@ static int count(struct sysfs_dirent *sd)
 /* Fail naming the exercise whose stub ran, if one did (at the caller's line). */
 #define assert_no_todo() ck_assert_exercises_done("exercises/stage4/sysfs_active.c")
 
-/* Deletion as sysfs does it: the bias under sysfs_mutex (the unlink), then the drain. */
+/* Deletion as __sysfs_remove() does it: the bias under sysfs_mutex, then the drain without it. */
 static void deactivate(struct sysfs_dirent *sd)
 {
 	mutex_lock(&sysfs_mutex);
