@@ -45,11 +45,13 @@ struct sysfs_dirent {
 };
 
 /*
- * sysfs_deactivate_start - the node is being unlinked (sysfs_unlink_child()):
- * stage 4 shuts its door here.  Stage 3 cannot: its door is down_write(),
- * which shuts and waits in one call, and waiting under sysfs_mutex would
- * stall every lookup behind one slow operation.  So nothing happens yet,
- * and the door shuts in sysfs_deactivate(), after the unlink.
+ * sysfs_deactivate_start - stage 4 shuts a node's door here, under
+ * sysfs_mutex, before it drains and unlinks (kernfs's order).  Stage 3
+ * cannot: its door is down_write(), which shuts and waits in one call, and
+ * waiting under sysfs_mutex would stall every lookup behind one slow
+ * operation.  So nothing happens here, and stage 3's door shuts in
+ * sysfs_deactivate(), after the unlink (2007's order).  Only the
+ * benchmark, which times both stages the same way, calls it.
  */
 static inline void sysfs_deactivate_start(struct sysfs_dirent *sd)
 {

@@ -92,7 +92,6 @@ void sysfs_unlink_child(struct sysfs_dirent *sd)
 	}
 	sd->s_sibling = NULL;
 	sd->s_removed = true;
-	sysfs_deactivate_start(sd);	/* stage 4: no operation gets in from here on */
 }
 
 struct sysfs_dirent *sysfs_get(struct sysfs_dirent *sd)

@@ -77,6 +77,36 @@ static __noinline ssize_t remove_store(struct device *dev, struct device_attribu
 	return count;
 }
 
+/*
+ * "echo 1 > recover" removes the device too, the way SCSI's delete has
+ * since 2018 (sdev_store_delete(), commit 0ee223b2e1f6) and s390's PCI
+ * recover since 2020 (recover_store(), commit 576c75e36c68): break the
+ * active protection by hand, remove the file, take the lock and remove
+ * the device, and only then unbreak.  The store holds no active reference
+ * while it waits for pci_rescan_remove_lock, so a removal that holds the
+ * lock and drains the file does not wait for it: no cycle, where
+ * remove_store() above has one.  The break also takes a reference on the
+ * device's kobject and the unbreak drops it: dev stays alive across the
+ * wait, whoever removes it meanwhile.  (s390's store goes on to rescan the
+ * bus; ours only removes.)
+ */
+static __noinline ssize_t recover_store(struct device *dev, struct device_attribute *attr,
+					const char *buf, size_t count)
+{
+	struct sysfs_dirent *sd;
+
+	(void)buf;
+	sd = sysfs_file_break_active_protection(&dev->kobj, &attr->attr);
+	if (WARN_ON(!sd))	/* never: a node with an operation inside is still linked */
+		return -ENODEV;
+	device_remove_file(dev, attr);	/* of several writers, the first removes it; it drains, not us */
+	pci_stop_and_remove_bus_device_locked(to_pci_dev(dev));
+	sysfs_file_unbreak_active_protection(sd);
+	return count;
+}
+
+DEVICE_ATTR(recover, 0200, NULL, recover_store);
+
 /* "pciN" -> N, for N a slot that exists; -1 for anything else ("pcifoo", "pci01"). */
 static int pci_number(const char *devname)
 {

@@ -37,5 +37,11 @@ void pci_unplug_all(void);
  * remove writers, an unplug and the slot driver's exit race for one device.
  */
 void pci_stop_and_remove_bus_device_locked(struct pci_dev *pdev);
+/*
+ * The "recover" file (pci.c): a store that removes its device with
+ * SCSI's and s390's break-by-hand pattern.  Not in every device: pass it
+ * to pci_plug() as driver_attr to give a device one.
+ */
+extern struct device_attribute dev_attr_recover;
 
 #endif

@@ -64,16 +64,17 @@ static ssize_t delete_store(struct device *dev, struct device_attribute *attr, c
 		return -ENODEV;
 	sd = sysfs_file_break_active_protection(&dev->kobj, &attr->attr);
 	/*
-	 * The kernel warns when the node is not found (WARN_ON_ONCE): kernfs
-	 * unlinks only after draining.  Stage 4 unlinks first, so a miss means
-	 * a removal has begun and is waiting for this very store, with
-	 * scan_mutex held: the device is that removal's to finish.
+	 * The node is always found, as in the kernel (which warns if not,
+	 * WARN_ON_ONCE): a removal unlinks it only after draining it, and
+	 * this store is inside it.  From the break on, a removal of the
+	 * device holding scan_mutex no longer waits for this store, which may
+	 * then sleep on scan_mutex in scsi_remove_device() without a cycle.
 	 */
-	if (sd) {
-		device_remove_file(dev, attr);
-		scsi_remove_device(sdev);
+	WARN_ON(!sd);
+	device_remove_file(dev, attr);
+	scsi_remove_device(sdev);
+	if (sd)
 		sysfs_file_unbreak_active_protection(sd);
-	}
 	scsi_device_put(sdev);
 	return count;
 }

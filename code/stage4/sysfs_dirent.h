@@ -56,12 +56,13 @@ struct sysfs_dirent {
 };
 
 /*
- * sysfs_deactivate_start - the node is being unlinked, under sysfs_mutex:
- * add the bias now, so that from the unlink on no operation gets in, and
- * whoever finds the node unlinked finds it deactivated too (kernfs adds
- * its bias in __kernfs_remove(), under kernfs_rwsem, before it drains or
- * unlinks anything).  Never sleeps.  sysfs_deactivate() later waits for
- * the drain, outside the mutex.
+ * sysfs_deactivate_start - the node is being removed, under sysfs_mutex:
+ * add the bias now, unless it is already in (several removers may meet
+ * on one node), so that from here on no operation gets in.
+ * __sysfs_remove() does it for the whole subtree before it drains or
+ * unlinks anything, as __kernfs_remove() does under kernfs_rwsem; the node
+ * stays in the tree, shut, until it has drained.  Never sleeps.
+ * sysfs_deactivate() then waits for the drain, outside the mutex.
  */
 void sysfs_deactivate_start(struct sysfs_dirent *sd);
 
@@ -82,6 +83,14 @@ void sysfs_unbreak_active_protection(struct sysfs_dirent *sd);
  * complete and get false.
  */
 bool sysfs_remove_self(struct sysfs_dirent *sd);
+
+/*
+ * __sysfs_remove - __kernfs_remove(): take sd and its subtree out, in
+ * kernfs's order (bias everything, then drain and unlink node by node).
+ * Call with sysfs_mutex held: it drops it while a node drains.  A node
+ * already unlinked is left alone (code/stage4/sysfs_remove.c).
+ */
+void __sysfs_remove(struct sysfs_dirent *sd);
 
 /* What one operation on an attribute file holds: the file's active reference, and no other. */
 static inline struct sysfs_dirent *sysfs_get_active_op(struct sysfs_dirent *sd)

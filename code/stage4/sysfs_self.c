@@ -27,12 +27,12 @@ bool sysfs_remove_file_self(struct kobject *kobj, const struct attribute *attr)
 	bool removed;
 
 	/*
-	 * fs/sysfs/file.c warns here (WARN_ON_ONCE): kernfs unlinks a node
-	 * only after draining it, so the caller's own node is always found.
-	 * Stage 4 unlinks at deactivation, before the drain, so a racing
-	 * unplug can make this miss, and a miss is an answer, not a bug.
+	 * fs/sysfs/file.c warns here (WARN_ON_ONCE) and so do we: a removal
+	 * unlinks a node only after draining it (__sysfs_remove(), kernfs's
+	 * order), and the caller's operation is inside it, so the node the
+	 * caller runs on is always found.
 	 */
-	if (!sd)
+	if (WARN_ON(!sd))
 		return false;
 	/*
 	 * The window a scenario holds open ("delay sysfs_remove_self"): the

@@ -47,7 +47,7 @@ sed -i '/BEGIN EXERCISE sysfs_remove_self/,/END EXERCISE/s/^\tsysfs_break_active
 	"$work/solutions/stage4/sysfs_active.c"
 expect 4 1 "'sysfs_remove_self' calls delay_point(\"sysfs_remove_self\") (scenarios depend on it), and no level of its hints says so" \
 	"a solution that calls delay_point(\"sysfs_remove_self\") without a hint that says so"
-sed -i 's/^3: Break; /3: Break; `delay_point("sysfs_remove_selph")`; /' "$work/solutions/stage4/hints.txt"
+sed -i 's/^\(3: `mutex_lock()` on `sysfs_mutex`; break\.\)/\1 `delay_point("sysfs_remove_selph")`./' "$work/solutions/stage4/hints.txt"
 expect 4 1 "no DELAY_POINT(sysfs_remove_selph) in this stage" "a hint naming a delay point that does not exist"
 echo "check-hints-test: $pass passed, $fail failed"
 [ $fail = 0 ]

@@ -15,7 +15,7 @@
  *
  * sysfs_get_active() increments unless the count is negative, in one
  * atomic step, so one atomic_add of the bias (sysfs_deactivate_start(),
- * as the node is unlinked) shuts the door on every later operation at once;
+ * when a removal begins) shuts the door on every later operation at once;
  * sysfs_put_active() decrements, and the put that brings a deleted node
  * down to the bias wakes its deleter.  The deleters all sleep on one wait
  * queue, as they do on kernfs_root's deactivate_waitq: a node needs no
@@ -29,7 +29,13 @@
  * lockdep cannot see a wait on a count, so it is told, as kernfs tells it
  * in kernfs_get_active()/kernfs_drain(): a get is a read-trylock of the
  * node's dep_map, a put its release, a drain an acquisition and release
- * of the write side.  An operation that takes a lock L under its active
+ * of the write side.  Every drain of an attribute is told, whether or not
+ * an operation is inside: kernfs did so from 3.14 to 6.0, when it drained
+ * every node that had been activated.  Since Linux 6.1 (commit
+ * 2d7f9f8c1815, "kernfs: Improve kernfs_drain() and always call on
+ * removal") kernfs_drain() returns at once, annotation and all, when the
+ * count is already at the bias; lockdep on 6.1 and later hears of a drain
+ * only when an operation is inside the node as it is removed.  An operation that takes a lock L under its active
  * reference then records "s_active before L", and a task that drains the
  * node while holding L records "L before s_active": a cycle, reported on
  * the first run that does both, whether or not they ever overlap.
@@ -88,28 +94,28 @@ static __maybe_unused void drain_what(const struct sysfs_dirent *sd, int inside,
 }
 
 /**
- * sysfs_deactivate_start - @sd is being unlinked: no new operation may start.
- * @sd: the node the caller is unlinking
+ * sysfs_deactivate_start - @sd is being removed: no new operation may start.
+ * @sd: the node the caller removes
  *
- * One atomic add of the bias, once per node (a node is unlinked once):
- * the count turns negative and every later sysfs_get_active() refuses.
- * Done under the mutex, as the unlink, so that a remover that finds the
- * node unlinked (sysfs_remove_self()) also finds it deactivated, and can
- * wait for its drain.  Never sleeps.
+ * One atomic add of the bias, unless the count is negative already (a
+ * second remover of the same node): the count turns negative and every
+ * later sysfs_get_active() refuses.  Only removers add the bias, and they
+ * hold sysfs_mutex, so the test and the add cannot be split by another;
+ * gets and puts never change the sign.  Never sleeps.
  *
  * Context: call with sysfs_mutex held.
  */
 void sysfs_deactivate_start(struct sysfs_dirent *sd)
 {
 	lockdep_assert_held(&sysfs_mutex);
-	TODO("sysfs_deactivate_start", "shut the door on new operations in one step, while the operations already inside keep their count");
+	TODO("sysfs_deactivate_start", "shut the door on new operations in one step, while the operations already inside keep their count; a second remover of the same node must not shut it twice");
 	(void)sd;
 }
 
 /**
  * sysfs_deactivate - wait until the operations inside deleted @sd are out.
- * @sd: a node already unlinked (and so deactivated) from the tree; the
- *	caller holds an s_count on it
+ * @sd: a node already deactivated (sysfs_deactivate_start()); the caller
+ *	holds an s_count on it
  *
  * Sleeps until the count equals the bias.  An operation that deletes its
  * own node without sysfs_remove_self() waits for itself here: the
@@ -164,12 +170,14 @@ static __maybe_unused bool sysfs_self_removed(struct sysfs_dirent *sd)
  * sysfs_remove_self - remove @sd from inside an operation on @sd.
  * @sd: the node the caller's operation holds an active reference on
  *
- * First give up our own active reference, so that the removal does not
- * wait for us; then claim the removal under sysfs_mutex.  The one task
- * that claims it removes the node (unless an ordinary removal got there
- * first) and returns true; any other waits until that removal is done
- * and the claimant's operation is out, and returns false.  Either way the
- * count is taken back before returning, so the caller's put balances.
+ * kernfs_remove_self()'s order: take sysfs_mutex, give up our own active
+ * reference (so that the removal does not wait for us), and claim the
+ * removal.  The one task that claims it removes the node with
+ * __sysfs_remove() (which finds nothing to do if an ordinary removal
+ * has unlinked it already) and returns true; any other waits until that
+ * removal is done and the claimant's operation is out, and returns false.
+ * Either way the count is taken back before returning, so the caller's
+ * put balances.
  *
  * The trap: the claimant marks the removal done (SUICIDED) and takes its
  * count back in one step under sysfs_mutex, and the others test

@@ -66,7 +66,7 @@ static void *deactivator_main(void *arg)
 {
 	(void)arg;
 	mutex_lock(&sysfs_mutex);
-	sysfs_deactivate_start(attr);	/* stage 4: the bias, as an unlink adds it; stage 3: nothing */
+	sysfs_deactivate_start(attr);	/* stage 4: the bias, as a removal adds it; stage 3: nothing */
 	mutex_unlock(&sysfs_mutex);
 	sysfs_deactivate(attr);
 	atomic_store(&deleted, true);

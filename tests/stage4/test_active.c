@@ -35,7 +35,7 @@ static int count(struct sysfs_dirent *sd)
 /* Fail naming the exercise whose stub ran, if one did (at the caller's line). */
 #define assert_no_todo() ck_assert_exercises_done("exercises/stage4/sysfs_active.c")
 
-/* Deletion as sysfs does it: the bias under sysfs_mutex (the unlink), then the drain. */
+/* Deletion as __sysfs_remove() does it: the bias under sysfs_mutex, then the drain without it. */
 static void deactivate(struct sysfs_dirent *sd)
 {
 	mutex_lock(&sysfs_mutex);
@@ -120,6 +120,62 @@ START_TEST(deactivate_waits_for_the_operation_inside_and_put_wakes_it)
 }
 END_TEST
 
+/*
+ * kernfs's order (__kernfs_remove()): the bias first, then the drain, and
+ * only then the unlink.  A node with an operation inside stays in the
+ * tree, shut, until the operation is out, so a method that looks its own
+ * node up while a removal waits for it (sysfs_remove_file_self()) finds
+ * it.  Unlinking at the bias, before the drain (stage 4's first order),
+ * fails here.
+ */
+static atomic_bool removed;
+
+static void *remove_main(void *arg)
+{
+	mutex_lock(&sysfs_mutex);
+	__sysfs_remove(arg);
+	mutex_unlock(&sysfs_mutex);
+	atomic_store(&removed, true);
+	return NULL;
+}
+
+static struct sysfs_dirent *lookup_attr(void)
+{
+	struct sysfs_dirent *found;
+
+	mutex_lock(&sysfs_mutex);
+	found = sysfs_lookup("/sys/devices/dev0/attr");
+	mutex_unlock(&sysfs_mutex);
+	sysfs_put(found);	/* only its identity is compared */
+	return found;
+}
+
+START_TEST(removal_drains_before_it_unlinks)
+{
+	struct task_struct *t;
+	long end;
+
+	boot();
+	watchdog_set_limit(10000);
+	atomic_store(&removed, false);
+	ck_assert_ptr_eq(sysfs_get_active(attr), attr);
+	t = kthread_run(remove_main, attr, "remover");
+	task_wait_asleep_or_done(t, &removed, 2000);
+	assert_no_todo();
+	ck_assert_msg(!atomic_load(&removed), "the removal returned while an operation was inside the node");
+	ck_assert_msg(sysfs_get_active(attr) == NULL, "a new operation got into a node being removed");
+	ck_assert_msg(lookup_attr() == attr,
+		      "a node being removed left the tree before its drain: kernfs unlinks it only once the "
+		      "operations inside are out (__kernfs_remove()), so a method inside still finds itself");
+	sysfs_put_active(attr);
+	for (end = task_wait_now_ms() + 2000; !atomic_load(&removed) && task_wait_now_ms() < end;)
+		msleep(1);
+	ck_assert_msg(atomic_load(&removed), "the removal did not end after the operation's put");
+	ck_assert_msg(lookup_attr() == NULL, "the node is still in the tree after its removal ended");
+	kthread_join(t);
+}
+END_TEST
+
 /* ---- remove_self ---- */
 
 START_TEST(remove_self_from_an_operation_removes_the_node_at_once)
@@ -158,9 +214,11 @@ static void static_release(struct device *dev)
 }
 
 /*
- * A store that calls device_remove_file_self() after an unplug has removed
- * its file must hear "not yours" (the kernel warns, once, and says false):
- * a true would send it to remove the device a second time.
+ * device_remove_file_self() of a file that is not there must say "not
+ * yours" and warn, as fs/sysfs/file.c's WARN_ON_ONCE() does: a true would
+ * send its caller to remove the device a second time.  From inside the
+ * file's own store it cannot happen (a removal drains before it unlinks),
+ * so the warning marks a caller that is not inside its file.
  */
 START_TEST(remove_file_self_of_a_file_already_removed_answers_false)
 {
@@ -175,6 +233,9 @@ START_TEST(remove_file_self_of_a_file_already_removed_answers_false)
 	ck_assert_msg(!device_remove_file_self(&dev, &dev_attr_gone),
 		      "device_remove_file_self() of a file an unplug had already removed returned true: its "
 		      "caller would go on to remove the device a second time");
+	ck_assert_msg(atomic_load(&kernel_tainted),
+		      "device_remove_file_self() of a file that is not there did not warn, as the kernel's does");
+	atomic_store(&kernel_tainted, false);	/* the WARN this test wants */
 	put_device(&dev);
 	put_device(&dev);
 }
@@ -459,6 +520,7 @@ int main(void)
 	tcase_add_test(tc, get_active_adds_one_and_put_active_takes_it_back);
 	tcase_add_test(tc, deactivate_adds_the_bias_and_later_gets_fail);
 	tcase_add_test(tc, deactivate_waits_for_the_operation_inside_and_put_wakes_it);
+	tcase_add_test(tc, removal_drains_before_it_unlinks);
 	tcase_add_test(tc, remove_self_from_an_operation_removes_the_node_at_once);
 	tcase_add_test(tc, remove_self_of_two_callers_exactly_one_removes);
 	tcase_add_test(tc, remove_file_self_of_a_file_already_removed_answers_false);
