@@ -501,6 +501,11 @@ START_TEST(put_active_orders_the_operation_before_the_drained_deleter)
 {
 	boot_active_tree();
 	lockdep_set_enabled(false);
+	/* What a ThreadSanitizer report on driver_data below means, in the student's terms. */
+	printf("put_vs_drained_deleter: a data race reported on driver_data means sysfs_put_active()'s "
+	       "decrement does not order the operation's work before the drained deleter's free "
+	       "(it must be a full or release decrement, not a _relaxed one)\n");
+	fflush(stdout);
 	for (int round = 0; round < 20; round++) {
 		if (round)
 			build_active_tree();
