@@ -162,15 +162,18 @@ START_TEST(removal_drains_before_it_unlinks)
 	t = kthread_run(remove_main, attr, "remover");
 	task_wait_asleep_or_done(t, &removed, 2000);
 	assert_no_todo();
-	ck_assert_msg(!atomic_load(&removed), "the removal returned while an operation was inside the node");
-	ck_assert_msg(sysfs_get_active(attr) == NULL, "a new operation got into a node being removed");
+	ck_assert_msg(!atomic_load(&removed), "the removal returned while an operation was inside the node: sysfs_deactivate() must wait "
+		      "until the operation's sysfs_put_active()");
+	ck_assert_msg(sysfs_get_active(attr) == NULL, "sysfs_get_active() let a new operation into a node being removed (sysfs_deactivate_start() "
+		      "adds the bias first)");
 	ck_assert_msg(lookup_attr() == attr,
 		      "a node being removed left the tree before its drain: kernfs unlinks it only once the "
 		      "operations inside are out (__kernfs_remove()), so a method inside still finds itself");
 	sysfs_put_active(attr);
 	for (end = task_wait_now_ms() + 2000; !atomic_load(&removed) && task_wait_now_ms() < end;)
 		msleep(1);
-	ck_assert_msg(atomic_load(&removed), "the removal did not end after the operation's put");
+	ck_assert_msg(atomic_load(&removed), "the removal did not end after the operation's sysfs_put_active(): the last put must wake "
+		      "the drain waiting in sysfs_deactivate()");
 	ck_assert_msg(lookup_attr() == NULL, "the node is still in the tree after its removal ended");
 	kthread_join(t);
 }
