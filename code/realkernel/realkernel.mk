@@ -18,3 +18,13 @@ check-realkernel-scripts:
 	$(Q)code/realkernel/test-outcomes.sh
 CHECK_TARGETS += check-realkernel-scripts
 HELP += "check-realkernel-scripts  make real-kernel's console parser on made-up consoles"
+
+# Stage 4's column of predictions.tsv against ksim alone: no VM, a few
+# seconds, so part of make check.  make real-kernel adds Linux's column.
+.PHONY: check-realkernel-predictions
+check-realkernel-predictions: $(BUILD)/stage4/ksim
+	$(Q)rm -rf $(BUILD)/realkernel-ksim && mkdir -p $(BUILD)/realkernel-ksim
+	$(Q)KSIM_LOCKDEP=0 code/realkernel/check.sh --ksim-only $(BUILD)/stage4/ksim $(BUILD)/realkernel-ksim \
+		$$(cd code/realkernel/scenarios && ls *.sh | sed 's/\.sh$$//')
+CHECK_TARGETS += check-realkernel-predictions
+HELP += "check-realkernel-predictions  stage 4's predictions for make real-kernel's scenarios, against ksim alone (no VM)"

@@ -12,11 +12,17 @@ pass=0 fail=0
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-# expect NAME - the console on fd 3, the expected outcomes on stdin.
+# expect NAME [KEYS] - the console on fd 3, the expected outcomes on stdin.
+# With KEYS (one step's key a line) the console is ksim's --echo output.
 expect() {
 	cat >"$tmp/want"
 	cat <&3 >"$tmp/console"
-	awk -v side=linux -f $here/outcomes.awk $here/outcomes.tsv "$tmp/console" >"$tmp/got" 2>&1
+	if [ $# -gt 1 ]; then
+		printf '%s\n' "$2" >"$tmp/keys"
+		awk -v side=ksim -f $here/outcomes.awk $here/outcomes.tsv "$tmp/keys" "$tmp/console" >"$tmp/got" 2>&1
+	else
+		awk -v side=linux -f $here/outcomes.awk $here/outcomes.tsv "$tmp/console" >"$tmp/got" 2>&1
+	fi
 	if cmp -s "$tmp/want" "$tmp/got"; then
 		pass=$((pass + 1))
 	else
@@ -58,6 +64,19 @@ expect "a step that never returns, reported by khungtaskd" 3<<'C' <<'W'
 @@ hung
 C
 echo 1 > /sys/devices/selfremove0/remove	hung
+W
+
+# ksim runs under the controlled scheduler (check.sh): a deadlock is
+# reported at once, "blocked for ever", not after the watchdog's limit.
+expect "ksim's controlled scheduler reports a deadlock" "sleep 50ms
+echo 1 > /sys/module/selfremove/parameters/unplug" 3<<'C' <<'W'
+# sleep 50ms
+# unplug pci0
+INFO: deadlock: no task can run and none sleeps, so no wake-up can come (controlled scheduler)
+INFO: task sh[1] blocked for ever.
+C
+sleep 50ms	ok
+echo 1 > /sys/module/selfremove/parameters/unplug	hung
 W
 
 echo "realkernel-scripts: $pass passed, $fail failed"

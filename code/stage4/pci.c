@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <delay.h>
 #include <mutex.h>
 #include <pci.h>
 #include <slab.h>
@@ -15,6 +16,15 @@
  */
 static struct pci_dev *pci_devs[PCI_DEV_MAX];
 static DEFINE_MUTEX(pci_rescan_remove_lock);
+
+/*
+ * The window a scenario holds open ("delay pci_store_entry"): a store
+ * that removes its device (remove, recover) waits here before it starts,
+ * still inside its active reference, so that an unplug that comes
+ * meanwhile drains the node with the store inside.  make real-kernel's
+ * test module holds its store at the same place (meet=1).
+ */
+DELAY_POINT(pci_store_entry)
 
 static __noinline void pci_release_dev(struct device *dev)
 {
@@ -66,6 +76,7 @@ static __noinline ssize_t remove_store(struct device *dev, struct device_attribu
 				       const char *buf, size_t count)
 {
 	(void)buf;
+	delay_point("pci_store_entry");
 	/*
 	 * From the call below on, our node may be deleted at any moment, and
 	 * with it the guarantee that dev lives: hold it ourselves.
@@ -96,6 +107,7 @@ static __noinline ssize_t recover_store(struct device *dev, struct device_attrib
 	struct sysfs_dirent *sd;
 
 	(void)buf;
+	delay_point("pci_store_entry");
 	sd = sysfs_file_break_active_protection(&dev->kobj, &attr->attr);
 	if (WARN_ON(!sd))	/* never: a node with an operation inside is still linked */
 		return -ENODEV;
