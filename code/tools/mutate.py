@@ -27,9 +27,10 @@ With --regions exercise (the default for solutions/), only the lines
 between /* BEGIN EXERCISE ... */ and /* END EXERCISE */.
 
 A mutant's KEY is FILE:OP:TEXT, TEXT the original line without its
-indentation: it names the same mutant after lines above it move, which is
-what a list of survivors kept in the repository needs.  The order is the
-file's line order, then the order of the kinds above.
+indentation and with each run of blanks made one space (a list ends the
+KEY at its first tab): it names the same mutant after lines above it
+move, which is what a list of survivors kept in the repository needs.
+The order is the file's line order, then the order of the kinds above.
 """
 import re
 import sys
@@ -255,7 +256,8 @@ def mutants(path, text, only_exercise):
         if keep is not None and ln.no not in keep:
             continue
         for op, what, change in line_mutants(lines, k, path):
-            key = "%s:%s:%s" % (path, op, ln.raw.strip())
+            # Tabs in the line (before a trailing comment) become spaces: lists split a key from its reason at a tab.
+            key = "%s:%s:%s" % (path, op, " ".join(ln.raw.split()))
             # The same line twice in a file: the second is told apart by its rank.
             seen[key] = seen.get(key, 0) + 1
             if seen[key] > 1:

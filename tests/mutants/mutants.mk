@@ -3,9 +3,11 @@
 # code/tools/mutate.py makes the mutants (a statement dropped, two swapped, a
 # comparison or condition flipped, an atomic split or relaxed) of the
 # reference's files of stage N, solutions/stageN/*.c, whole: the exercise
-# regions and the given code around them; MUTATE="FILE..." names other files
-# of the stage instead (code/stageN/pci.c; not a module, whose .so is the
-# reference's).  code/tools/mutants.py builds and checks each in a directory
+# regions and the given code around them; and of the given file the
+# exercises serve most closely, MUTATE_GIVEN_N (stage 4: the removal order,
+# code/stage4/sysfs_remove.c, which drives the drain).  MUTATE="FILE..."
+# names other files of the stage instead (code/stageN/pci.c; not a module,
+# whose .so is the reference's).  code/tools/mutants.py builds and checks each in a directory
 # of its own, one per CPU, and reports killed / survived / did not compile.
 # tests/mutants/stageN.survivors lists the survivors of this tree, each with
 # its reason; a survivor not listed there fails the run.
@@ -22,7 +24,8 @@ mutant_deps = $(BUILD)/.deps-ok $(BUILD)/stage$(1)/ksim $(BUILD)/stage$(1)/stage
 	$(SHELL_OBJ) $(TESTLIB_OBJ) $(S$(1)_solutions_TESTS)
 
 STAGE ?= 4
-MUTATE ?= $(wildcard solutions/stage$(STAGE)/*.c)
+MUTATE_GIVEN_4 := code/stage4/sysfs_remove.c
+MUTATE ?= $(wildcard solutions/stage$(STAGE)/*.c) $(MUTATE_GIVEN_$(STAGE))
 HELP += "mutants          run stage STAGE's checks (default 4) on one-line mutants of its reference, report killed/survived (MUTATE=files)"
 HELP += "mutants-list     list those mutants (their keys, for tests/mutants/*.survivors and sample.tsv)"
 .PHONY: mutants mutants-list check-mutants-sample check-mutate

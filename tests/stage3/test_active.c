@@ -4,6 +4,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <sys/wait.h>
 #include "delay.h"
 #include <device.h>
 #include "exercise.h"
@@ -301,6 +302,59 @@ START_TEST(stage_verify_reports_a_removed_node_still_open)
 }
 END_TEST
 
+/*
+ * A caller that drops a node's last s_count while its own operation is
+ * still inside, on purpose: the memory would go with a reader in its
+ * rw_semaphore.  sysfs_active_destroy()'s destroy_rwsem() must stop that
+ * with a BUG.  Run in a child, since a BUG ends the process.
+ */
+static void free_with_an_operation_inside(void)
+{
+	struct sysfs_dirent *sd;
+
+	boot();
+	sd = sysfs_new_dirent("busy", SYSFS_KOBJ_ATTR);
+	sysfs_get_active(sd);
+	if (exercise_pending()) {
+		printf("exercise not done yet: %s\n", exercise_pending());
+		return;
+	}
+	sysfs_put(sd);		/* the only s_count, with the operation inside: a BUG here */
+	printf("sysfs_put() freed a node with an operation inside, and nothing stopped it\n");
+}
+
+START_TEST(a_node_freed_with_an_operation_inside_is_a_bug)
+{
+	char path[] = "/tmp/ktest-active-XXXXXX", out[8192];
+	int fd = mkstemp(path), st;
+	ssize_t n;
+	pid_t pid;
+
+	ck_assert_int_ge(fd, 0);
+	unlink(path);
+	fflush(NULL);
+	pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		dup2(fd, STDOUT_FILENO);
+		dup2(fd, STDERR_FILENO);
+		free_with_an_operation_inside();
+		fflush(NULL);
+		_exit(0);
+	}
+	ck_assert_int_eq(waitpid(pid, &st, 0), pid);
+	n = pread(fd, out, sizeof(out) - 1, 0);
+	out[n > 0 ? n : 0] = '\0';
+	close(fd);
+	ck_assert_msg(!strstr(out, "exercise not done yet"), "%s", out);
+	ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == EXIT_OOPS && strstr(out, "kernel BUG at") &&
+		      strstr(out, "sysfs_active_destroy"),
+		      "the last sysfs_put() of a node with an operation inside (a reader in s_active) must end "
+		      "in destroy_rwsem()'s BUG_ON, from sysfs_active_destroy() (exit %d, want %d):\n%s",
+		      WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st), EXIT_OOPS, out);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("stage3-active");
@@ -315,6 +369,7 @@ int main(void)
 	tcase_add_test(tc, active_two_fails_whole_when_the_node_is_deleted);
 	tcase_add_test(tc, active_two_fails_whole_when_the_parent_is_deleted);
 	tcase_add_test(tc, active_two_of_a_node_without_a_parent_takes_only_its_own);
+	tcase_add_test(tc, a_node_freed_with_an_operation_inside_is_a_bug);
 	tc = ktest_case(s, "verify", 10);
 	tcase_add_test(tc, stage_verify_reports_a_deleted_kobject_still_referenced);
 	tcase_add_test(tc, stage_verify_reports_a_removed_node_still_open);

@@ -5,6 +5,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <sys/wait.h>
 #include "delay.h"
 #include "exercise.h"
 #include "ktest.h"
@@ -179,6 +180,107 @@ START_TEST(removal_drains_before_it_unlinks)
 }
 END_TEST
 
+/*
+ * A directory's removal shuts the whole subtree first, under the mutex,
+ * and only then drains node by node (kernfs_deactivate() over the subtree,
+ * then the drains, in __kernfs_remove()).  dev0 gets a second file, held
+ * busy: the removal drains it first (the last child) and waits there.
+ * Meanwhile no operation may get into dev0 or its other file, and a file
+ * added to dev0 while the mutex is dropped is shut too and removed with
+ * the rest, instead of holding up the removal for ever.
+ */
+START_TEST(removal_of_a_directory_shuts_all_of_it_before_it_drains)
+{
+	struct sysfs_dirent *busy, *late;
+	struct task_struct *t;
+	long end;
+
+	boot();
+	watchdog_set_limit(10000);
+	atomic_store(&removed, false);
+	busy = sysfs_new_dirent("busy", SYSFS_KOBJ_ATTR);
+	mutex_lock(&sysfs_mutex);
+	sysfs_link_child(dir, busy);
+	mutex_unlock(&sysfs_mutex);
+	ck_assert_ptr_eq(sysfs_get_active(busy), busy);
+	t = kthread_run(remove_main, dir, "remover");
+	task_wait_asleep_or_done(t, &removed, 2000);
+	assert_no_todo();
+	ck_assert_msg(!atomic_load(&removed), "the removal of dev0 returned while an operation was inside busy");
+	ck_assert_msg(sysfs_get_active(attr) == NULL,
+		      "an operation got into dev0/attr while dev0's removal drained dev0/busy: the removal "
+		      "must add the bias to every node under dev0 before it drains the first");
+	ck_assert_msg(sysfs_get_active(dir) == NULL,
+		      "an operation got into dev0 while its removal drained dev0/busy: the removal must add "
+		      "the bias to dev0 too before it drains the first node");
+	late = sysfs_new_dirent("late", SYSFS_KOBJ_ATTR);
+	sysfs_get(late);	/* ours, to look at it after the removal */
+	mutex_lock(&sysfs_mutex);
+	sysfs_link_child(dir, late);
+	mutex_unlock(&sysfs_mutex);
+	sysfs_put_active(busy);
+	for (end = task_wait_now_ms() + 2000; !atomic_load(&removed) && task_wait_now_ms() < end;)
+		msleep(1);
+	ck_assert_msg(atomic_load(&removed), "the removal of dev0 did not end after busy's put (s_active of "
+		      "the file added during the drain: %d; the removal must shut it before it drains it)",
+		      count(late));
+	ck_assert_msg(late->s_removed && count(late) == SD_DEACTIVATED_BIAS,
+		      "the file added during the drain was left in the tree or live");
+	kthread_join(t);
+	sysfs_put(late);
+}
+END_TEST
+
+/*
+ * The removal names every node it unlinks to stage_verify() (the RFD's
+ * check): a node still held by an s_count once its device is gone, as by
+ * a file left open, is reported, and no longer once the s_count goes.
+ */
+START_TEST(stage_verify_reports_a_removed_node_still_open)
+{
+	int with_open, after_close;
+
+	boot();
+	sysfs_get(attr);	/* an open file's */
+	mutex_lock(&sysfs_mutex);
+	__sysfs_remove(dir);
+	mutex_unlock(&sysfs_mutex);
+	with_open = stage_verify();
+	sysfs_put(attr);	/* the close */
+	after_close = stage_verify();
+	ck_assert_msg(with_open == after_close + 1,
+		      "stage_verify() reported %d object(s) still held while dev0/attr was open after its removal, "
+		      "%d after its close: the removal must name each node it unlinks (verify_expect_gone())",
+		      with_open, after_close);
+}
+END_TEST
+
+/* dev0's child called name, if it is still linked (sysfs_lookup() would follow a link). */
+static bool dev0_has_child(const char *name)
+{
+	struct sysfs_dirent *pos;
+
+	mutex_lock(&sysfs_mutex);
+	for (pos = dir->s_children; pos && strcmp(pos->s_name, name) != 0; pos = pos->s_sibling)
+		;
+	mutex_unlock(&sysfs_mutex);
+	return pos != NULL;
+}
+
+/* sysfs_remove_link() takes the link out of its directory, drained and unlinked as a file is. */
+START_TEST(remove_link_takes_the_link_out)
+{
+	struct kobject owner = { 0 };
+
+	boot();
+	owner.sd = dir;		/* only its directory: what the two calls read */
+	ck_assert_int_eq(sysfs_create_link(&owner, &owner, "self"), 0);
+	ck_assert_msg(dev0_has_child("self"), "sysfs_create_link() made no dev0/self");
+	sysfs_remove_link(&owner, "self");
+	ck_assert_msg(!dev0_has_child("self"), "dev0/self is still in the tree after sysfs_remove_link()");
+}
+END_TEST
+
 /* ---- remove_self ---- */
 
 START_TEST(remove_self_from_an_operation_removes_the_node_at_once)
@@ -332,6 +434,60 @@ START_TEST(a_node_never_published_is_freed_with_its_count_at_zero)
 	ck_assert_msg(slab_live_objects() == before,
 		      "the node was not freed by its last sysfs_put(): %ld object(s) more than before",
 		      slab_live_objects() - before);
+}
+END_TEST
+
+/*
+ * The other end, broken on purpose: a caller that drops a node's last
+ * s_count while its own operation is still inside.  The memory would go
+ * while the operation uses it; sysfs_active_destroy() must stop that with
+ * a BUG at the free, naming the count.  Run in a child, since a BUG ends
+ * the process.
+ */
+static void free_with_an_operation_inside(void)
+{
+	struct sysfs_dirent *sd;
+
+	boot();
+	sd = sysfs_new_dirent("busy", SYSFS_KOBJ_ATTR);
+	sysfs_get_active(sd);
+	if (exercise_pending()) {
+		printf("exercise not done yet: %s\n", exercise_pending());
+		return;
+	}
+	sysfs_put(sd);		/* the only s_count, with the operation inside: a BUG here */
+	printf("sysfs_put() freed a node with an operation inside, and nothing stopped it\n");
+}
+
+START_TEST(a_node_freed_with_an_operation_inside_is_a_bug)
+{
+	char path[] = "/tmp/ktest-active-XXXXXX", out[8192];
+	int fd = mkstemp(path), st;
+	ssize_t n;
+	pid_t pid;
+
+	ck_assert_int_ge(fd, 0);
+	unlink(path);
+	fflush(NULL);
+	pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		dup2(fd, STDOUT_FILENO);
+		dup2(fd, STDERR_FILENO);
+		free_with_an_operation_inside();
+		fflush(NULL);
+		_exit(0);
+	}
+	ck_assert_int_eq(waitpid(pid, &st, 0), pid);
+	n = pread(fd, out, sizeof(out) - 1, 0);
+	out[n > 0 ? n : 0] = '\0';
+	close(fd);
+	ck_assert_msg(!strstr(out, "exercise not done yet"), "%s", out);
+	ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == EXIT_OOPS && strstr(out, "kernel BUG at") &&
+		      strstr(out, "sysfs_active_destroy"),
+		      "the last sysfs_put() of a node with an operation inside (s_active 1) must end in "
+		      "sysfs_active_destroy()'s BUG_ON (exit %d, want %d):\n%s",
+		      WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st), EXIT_OOPS, out);
 }
 END_TEST
 
@@ -529,10 +685,14 @@ int main(void)
 	tcase_add_test(tc, deactivate_adds_the_bias_and_later_gets_fail);
 	tcase_add_test(tc, deactivate_waits_for_the_operation_inside_and_put_wakes_it);
 	tcase_add_test(tc, removal_drains_before_it_unlinks);
+	tcase_add_test(tc, removal_of_a_directory_shuts_all_of_it_before_it_drains);
+	tcase_add_test(tc, stage_verify_reports_a_removed_node_still_open);
+	tcase_add_test(tc, remove_link_takes_the_link_out);
 	tcase_add_test(tc, remove_self_from_an_operation_removes_the_node_at_once);
 	tcase_add_test(tc, remove_self_of_two_callers_exactly_one_removes);
 	tcase_add_test(tc, remove_file_self_of_a_file_already_removed_answers_false);
 	tcase_add_test(tc, a_node_never_published_is_freed_with_its_count_at_zero);
+	tcase_add_test(tc, a_node_freed_with_an_operation_inside_is_a_bug);
 	tc = ktest_case(s, "contracts", 10);
 	tcase_add_checked_fixture(tc, NULL, fail_if_warned);
 	tcase_add_test(tc, deactivate_start_without_sysfs_mutex_is_a_lockdep_warning);

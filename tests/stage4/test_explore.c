@@ -10,6 +10,7 @@
 /* ---- two sysfs_remove_self() callers and an unplug ---- */
 
 static atomic_int winners, got_in;
+static struct sysfs_dirent *attr2;	/* a second node (two-drains, remove-self-vs-other-put) */
 static atomic_bool winner_leaving;	/* the winner's operation is past its work, about to put */
 
 static void remove_self_setup(void)
@@ -72,6 +73,207 @@ static const struct explore_harness remove_self_race = {
 };
 
 /*
+ * ---- two remove_self() callers, and a put on another node meanwhile ----
+ *
+ * The caller that loses the claim sleeps on the one shared queue until
+ * the removal is done and the winner's operation is out.  A put that
+ * drains another node wakes that queue: the loser tests its condition
+ * again, under sysfs_mutex, whenever that happens.  The winner marks the
+ * removal done (SUICIDED) and takes its count back in one hold of the
+ * mutex; were it to let the mutex go in between, a wake-up from the other
+ * node in that moment would let the loser see "done and drained" while the
+ * winner's store is still running.  Here the other node is attr2, whose
+ * removal begins while an operation is inside it.
+ */
+static void self_vs_other_drain_setup(void)
+{
+	remove_self_setup();
+	attr2 = sysfs_new_dirent("attr2", SYSFS_KOBJ_ATTR);
+	mutex_lock(&sysfs_mutex);
+	sysfs_link_child(dir, attr2);
+	mutex_unlock(&sysfs_mutex);
+}
+
+/* Both removers inside attr before either removes it: the race needs a loser. */
+static DECLARE_WAIT_QUEUE_HEAD(both_in_wq);
+
+static void *remover_when_both_in_main(void *arg)
+{
+	(void)arg;
+	if (!sysfs_get_active(attr))
+		explore_fail("a remover could not get into the live node");
+	atomic_fetch_add(&got_in, 1);
+	wake_up_all(&both_in_wq);
+	wait_event_desc(&both_in_wq, "the harness's remover, until both are inside", atomic_load(&got_in) == 2);
+	if (sysfs_remove_self(attr)) {
+		atomic_fetch_add(&winners, 1);
+		sched_point();	/* the rest of the winner's store */
+		atomic_store(&winner_leaving, true);
+	} else {
+		explore_assert(atomic_load(&winner_leaving),
+			       "a sysfs_remove_self() caller that lost the claim returned while the winner's "
+			       "operation was still running, woken by a put on another node: the winner must mark "
+			       "the removal done and take its count back in one hold of sysfs_mutex");
+	}
+	sysfs_put_active(attr);
+	sysfs_put(attr);	/* the close */
+	return NULL;
+}
+
+/*
+ * An operation on attr2 during which attr2's removal begins: the bias,
+ * under sysfs_mutex, then the operation's put, which drains attr2 and
+ * wakes the shared queue.
+ */
+static void *other_node_put_main(void *arg)
+{
+	(void)arg;
+	if (!sysfs_get_active(attr2))
+		explore_fail("the harness could not get into attr2");
+	mutex_lock(&sysfs_mutex);
+	sysfs_deactivate_start(attr2);
+	mutex_unlock(&sysfs_mutex);
+	sysfs_put_active(attr2);
+	return NULL;
+}
+
+static void self_vs_other_drain_check(void)
+{
+	explore_assert(atomic_load(&winners) == 1, "%d of the two sysfs_remove_self() callers returned true: "
+		       "exactly one must", atomic_load(&winners));
+	explore_assert(atomic_read(&attr2->s_active) == SD_DEACTIVATED_BIAS,
+		       "attr2's s_active is %d after its operation ended, not SD_DEACTIVATED_BIAS",
+		       atomic_read(&attr2->s_active));
+	remove_self_check();
+}
+
+static const struct explore_harness remove_self_vs_other_put = {
+	.name = "remove-self-vs-other-put",
+	.claim = "of two stores that remove their own node, the loser returns only after the winner's store "
+		 "is out, even when a put on another node wakes the shared queue in between",
+	.setup = self_vs_other_drain_setup,
+	.tasks = {
+		{ "sh", remover_when_both_in_main, NULL },
+		{ "sh", remover_when_both_in_main, NULL },
+		{ "cat", other_node_put_main, NULL },
+	},
+	.check = self_vs_other_drain_check,
+};
+
+/*
+ * ---- a store that breaks and unbreaks its protection, beside a read ----
+ *
+ * recover_store() and SCSI's delete give their active reference back
+ * (sysfs_break_active_protection()) and take it again afterwards, without
+ * any lock: the unbreak's increment meets the puts of other operations on
+ * the same node.  Here the read stays inside until the store has broken,
+ * so that the read's put can fall inside the store's unbreak; an increment
+ * split into a read and a set loses that put (or the unbreak) there.
+ */
+static atomic_bool store_broke;
+static DECLARE_WAIT_QUEUE_HEAD(store_broke_wq);
+
+static void break_beside_setup(void)
+{
+	fresh_run();
+	atomic_store(&store_broke, false);
+}
+
+static void *breaking_store_main(void *arg)
+{
+	(void)arg;
+	if (!sysfs_get_active(attr))
+		explore_fail("the store could not get into the live node");
+	sysfs_break_active_protection(attr);
+	atomic_store(&store_broke, true);
+	wake_up_all(&store_broke_wq);
+	sysfs_unbreak_active_protection(attr);
+	sysfs_put_active(attr);
+	return NULL;
+}
+
+static void *read_beside_main(void *arg)
+{
+	(void)arg;
+	if (!sysfs_get_active(attr))
+		explore_fail("the read could not get into the live node");
+	wait_event_desc(&store_broke_wq, "the harness's read, until the store has broken its protection",
+			atomic_load(&store_broke));
+	sysfs_put_active(attr);
+	return NULL;
+}
+
+static void break_beside_check(void)
+{
+	explore_assert(atomic_read(&attr->s_active) == 0,
+		       "s_active is %d after the store (break, unbreak, put) and the read (get, put) ended on "
+		       "the live node, not 0: an increment or a decrement was lost", atomic_read(&attr->s_active));
+	active_refs_back_to_zero();
+}
+
+static const struct explore_harness break_beside_read = {
+	.name = "break-beside-read",
+	.claim = "a store that breaks and unbreaks its active protection while a read is inside the same "
+		 "node leaves the count where it found it, whatever the interleaving",
+	.setup = break_beside_setup,
+	.tasks = {
+		{ "sh", breaking_store_main, NULL },
+		{ "cat", read_beside_main, NULL },
+	},
+	.check = break_beside_check,
+};
+
+/*
+ * ---- two removals of one file: the unplug, and sysfs_remove_file() ----
+ *
+ * Both shut the file and drain it, each without sysfs_mutex; the one that
+ * comes back first unlinks it and drops the tree's s_count, and the close
+ * of the open file may drop the last other one.  The other removal then
+ * comes back to a node nobody holds, unless it took an s_count of its own
+ * before letting the mutex go (kernfs_get() before kernfs_drain(), in
+ * __kernfs_remove()).
+ */
+static struct attribute attr_named = { .name = "attr" };
+
+static void two_removals_setup(void)
+{
+	fresh_run();
+	unplugged.sd = dir;
+	sysfs_get(attr);	/* the open file's */
+}
+
+static void *cat_then_close_main(void *arg)
+{
+	(void)arg;
+	if (sysfs_get_active(attr)) {
+		operation_body("an operation (sysfs_get_active)");
+		sysfs_put_active(attr);
+	}
+	sysfs_put(attr);	/* the close */
+	return NULL;
+}
+
+static void *remove_file_main(void *arg)
+{
+	(void)arg;
+	sysfs_remove_file(&unplugged, &attr_named);
+	return NULL;
+}
+
+static const struct explore_harness two_removals = {
+	.name = "two-removals",
+	.claim = "a file removed twice at once (its device's unplug and sysfs_remove_file()) while an "
+		 "operation is inside is drained, unlinked and freed once, and no removal touches it after",
+	.setup = two_removals_setup,
+	.tasks = {
+		{ "cat", cat_then_close_main, NULL },
+		{ "unplug", unplug_main, NULL },
+		{ "rm", remove_file_main, NULL },
+	},
+	.check = active_refs_back_to_zero,
+};
+
+/*
  * ---- two deleters of two nodes, draining on the one shared wait queue ----
  *
  * Every deleter sleeps on sysfs_deactivate_waitq, and a put that drains
@@ -80,7 +282,6 @@ static const struct explore_harness remove_self_race = {
  * held until both deleters are draining, so that the first put wakes a
  * deleter whose node is still busy.
  */
-static struct sysfs_dirent *attr2;
 static atomic_int draining;		/* deleters past their deactivate_start */
 static atomic_bool op_inside[2];	/* node i has the harness's operation inside */
 static DECLARE_WAIT_QUEUE_HEAD(both_draining_wq);
@@ -317,7 +518,8 @@ END_TEST
 
 static const struct explore_harness *const harnesses[] = {
 	&get_vs_deactivate, &op_vs_unplug, &remove_self_race, &read_vs_unplug, &reads_held,
-	&remove_vs_surprise, &recover_vs_surprise, &two_drains,
+	&remove_vs_surprise, &recover_vs_surprise, &two_drains, &break_beside_read,
+	&remove_self_vs_other_put, &two_removals,
 };
 
 START_TEST(remove_vs_surprise_removal_deadlocks_on_some_schedule)
@@ -353,6 +555,24 @@ START_TEST(recover_vs_surprise_removal_on_every_schedule)
 }
 END_TEST
 
+START_TEST(break_beside_read_on_every_schedule)
+{
+	explore_grade(&break_beside_read, boot_once);
+}
+END_TEST
+
+START_TEST(remove_self_vs_a_put_on_another_node_on_every_schedule)
+{
+	explore_grade(&remove_self_vs_other_put, boot_once);
+}
+END_TEST
+
+START_TEST(two_removals_of_one_file_on_every_schedule)
+{
+	explore_grade(&two_removals, boot_once);
+}
+END_TEST
+
 START_TEST(remove_self_race_on_every_schedule)
 {
 	explore_grade(&remove_self_race, boot_once);
@@ -366,6 +586,9 @@ int main(int argc, char **argv)
 
 	add_active_cases(tc);
 	tcase_add_test(tc, remove_self_race_on_every_schedule);
+	tcase_add_test(tc, break_beside_read_on_every_schedule);
+	tcase_add_test(tc, remove_self_vs_a_put_on_another_node_on_every_schedule);
+	tcase_add_test(tc, two_removals_of_one_file_on_every_schedule);
 	tcase_add_test(tc, two_drains_on_the_shared_queue_on_every_schedule);
 	tcase_add_test(tc, remove_vs_surprise_removal_deadlocks_on_some_schedule);
 	tcase_add_test(tc, recover_vs_surprise_removal_on_every_schedule);
