@@ -18,6 +18,10 @@
 #define __noreturn __attribute__((noreturn))
 /* Keep a function out of line, so it has a frame of its own in every oops trace. */
 #define __noinline __attribute__((noinline))
+/* Fold a helper into its caller with every compiler, so that a _RET_IP_ taken below it names the caller (glibc's <sys/cdefs.h> may have it already). */
+#ifndef __always_inline
+#define __always_inline inline __attribute__((always_inline))
+#endif
 /* __maybe_unused - a helper only the finished exercise calls (the skeleton must still compile). */
 #define __maybe_unused __attribute__((unused))
 

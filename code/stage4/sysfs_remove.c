@@ -24,9 +24,12 @@ static struct sysfs_dirent *sysfs_last_linked(struct sysfs_dirent *sd)
  * sysfs_drain - wait for the operations inside pos, without sysfs_mutex:
  * kernfs_drain() drops kernfs_rwsem for its wait the same way.  Ours drops
  * the mutex around sysfs_deactivate(), which keeps stage 3's contract
- * (never called with the mutex held).
+ * (never called with the mutex held).  Always inlined: lockdep's report
+ * names the caller of sysfs_deactivate() by its return address, which must
+ * be __sysfs_remove(), as the kernel's names __kernfs_remove() (gcc inlines
+ * this anyway; clang did not).
  */
-static void sysfs_drain(struct sysfs_dirent *pos)
+static __always_inline void sysfs_drain(struct sysfs_dirent *pos)
 {
 	mutex_unlock(&sysfs_mutex);
 	sysfs_deactivate(pos);
@@ -49,9 +52,11 @@ static void sysfs_drain(struct sysfs_dirent *pos)
  * meet.
  *
  * Context: call with sysfs_mutex held; it is dropped and taken again
- * while each node drains.  May sleep.
+ * while each node drains.  May sleep.  Never inlined: lockdep names the
+ * drain's caller by its return address, and the reports the book shows
+ * say __sysfs_remove() (clang would inline it into both callers here).
  */
-void __sysfs_remove(struct sysfs_dirent *sd)
+__noinline void __sysfs_remove(struct sysfs_dirent *sd)
 {
 	struct sysfs_dirent *pos;
 
