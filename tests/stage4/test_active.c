@@ -206,13 +206,15 @@ START_TEST(removal_of_a_directory_shuts_all_of_it_before_it_drains)
 	t = kthread_run(remove_main, dir, "remover");
 	task_wait_asleep_or_done(t, &removed, 2000);
 	assert_no_todo();
-	ck_assert_msg(!atomic_load(&removed), "the removal of dev0 returned while an operation was inside busy");
+	ck_assert_msg(!atomic_load(&removed), "the removal of dev0 returned while an operation was inside busy: sysfs_deactivate() must "
+		      "wait for its sysfs_put_active()");
 	ck_assert_msg(sysfs_get_active(attr) == NULL,
-		      "an operation got into dev0/attr while dev0's removal drained dev0/busy: the removal "
-		      "must add the bias to every node under dev0 before it drains the first");
+		      "sysfs_get_active() let an operation into dev0/attr while dev0's removal drained dev0/busy: "
+		      "the removal must add the bias (sysfs_deactivate_start()) to every node under dev0 before it "
+		      "drains the first");
 	ck_assert_msg(sysfs_get_active(dir) == NULL,
-		      "an operation got into dev0 while its removal drained dev0/busy: the removal must add "
-		      "the bias to dev0 too before it drains the first node");
+		      "sysfs_get_active() let an operation into dev0 while its removal drained dev0/busy: the "
+		      "removal must add the bias (sysfs_deactivate_start()) to dev0 too before it drains the first node");
 	late = sysfs_new_dirent("late", SYSFS_KOBJ_ATTR);
 	sysfs_get(late);	/* ours, to look at it after the removal */
 	mutex_lock(&sysfs_mutex);
@@ -221,8 +223,9 @@ START_TEST(removal_of_a_directory_shuts_all_of_it_before_it_drains)
 	sysfs_put_active(busy);
 	for (end = task_wait_now_ms() + 2000; !atomic_load(&removed) && task_wait_now_ms() < end;)
 		msleep(1);
-	ck_assert_msg(atomic_load(&removed), "the removal of dev0 did not end after busy's put (s_active of "
-		      "the file added during the drain: %d; the removal must shut it before it drains it)",
+	ck_assert_msg(atomic_load(&removed), "the removal of dev0 did not end after busy's sysfs_put_active(), the drain waiting in "
+		      "sysfs_deactivate() (s_active of the file added during the drain: %d; the removal must shut it "
+		      "with sysfs_deactivate_start() before it drains it)",
 		      count(late));
 	ck_assert_msg(late->s_removed && count(late) == SD_DEACTIVATED_BIAS,
 		      "the file added during the drain was left in the tree or live");
