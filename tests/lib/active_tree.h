@@ -2,6 +2,10 @@
 #ifndef KTEST_ACTIVE_TREE_H
 #define KTEST_ACTIVE_TREE_H
 
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+#include <sys/wait.h>
 #include "ktest.h"
 #include "oops.h"
 #include <sysfs_internal.h>
@@ -16,6 +20,37 @@
  * tests/stage4/test_active.c.
  */
 static struct sysfs_dirent *dir, *attr;
+
+/*
+ * output_of_child - run fn() in a forked child, its stdout and stderr into
+ * out (len bytes, NUL-terminated); returns its wait status.  For a test
+ * whose expected outcome is a BUG, which ends the process it happens in.
+ */
+static __maybe_unused int output_of_child(void (*fn)(void), char *out, size_t len)
+{
+	char path[] = "/tmp/ktest-active-XXXXXX";
+	int fd = mkstemp(path), st;
+	ssize_t n;
+	pid_t pid;
+
+	ck_assert_int_ge(fd, 0);
+	unlink(path);
+	fflush(NULL);
+	pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		dup2(fd, STDOUT_FILENO);
+		dup2(fd, STDERR_FILENO);
+		fn();
+		fflush(NULL);
+		_exit(0);
+	}
+	ck_assert_int_eq(waitpid(pid, &st, 0), pid);
+	n = pread(fd, out, len - 1, 0);
+	out[n > 0 ? n : 0] = '\0';
+	close(fd);
+	return st;
+}
 
 static void boot_active_kernel(void)
 {

@@ -464,27 +464,9 @@ static void free_with_an_operation_inside(void)
 
 START_TEST(a_node_freed_with_an_operation_inside_is_a_bug)
 {
-	char path[] = "/tmp/ktest-active-XXXXXX", out[8192];
-	int fd = mkstemp(path), st;
-	ssize_t n;
-	pid_t pid;
+	char out[8192];
+	int st = output_of_child(free_with_an_operation_inside, out, sizeof(out));
 
-	ck_assert_int_ge(fd, 0);
-	unlink(path);
-	fflush(NULL);
-	pid = fork();
-	ck_assert_int_ge(pid, 0);
-	if (pid == 0) {
-		dup2(fd, STDOUT_FILENO);
-		dup2(fd, STDERR_FILENO);
-		free_with_an_operation_inside();
-		fflush(NULL);
-		_exit(0);
-	}
-	ck_assert_int_eq(waitpid(pid, &st, 0), pid);
-	n = pread(fd, out, sizeof(out) - 1, 0);
-	out[n > 0 ? n : 0] = '\0';
-	close(fd);
 	ck_assert_msg(!strstr(out, "exercise not done yet"), "%s", out);
 	ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == EXIT_OOPS && strstr(out, "kernel BUG at") &&
 		      strstr(out, "sysfs_active_destroy"),
