@@ -8,14 +8,15 @@
 # build/tour/; the terminal gets it trimmed: commands, their output, and of
 # an oops report the lines that say what happened and the call trace.
 #
-# Environment: MAKE (the make to call), STAGES ("1 2 3 4"), NO_COLOR (plain text),
+# Environment: MAKE (the make to call), STAGES (default every stage:
+# code/tools/stages.sh), NO_COLOR (plain text),
 # TOUR_PLAN=1 (print each run's stage, script and introduction, one a line
 # with tabs between, and run nothing: code/tools/check-tour-list.sh reads it).
 # Exit status: 0 if everything built and every run ended as the tour said,
 # 1 otherwise (after finishing, so the book is still built when it can be).
 set -u
 MAKE=${MAKE:-make}
-STAGES=${STAGES:-1 2 3 4}
+STAGES=${STAGES:-$(code/tools/stages.sh)}
 TOUR=build/tour
 LIST=code/tools/tour.list
 WIDTH=76

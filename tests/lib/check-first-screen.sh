@@ -4,7 +4,7 @@
 # The copy (DIR/tree: the working tree without build/ and .git) gets its
 # exercises from make exercises and no build at all, so each stage's first
 # make check-stageN there is a student's first: the build, the run, the
-# screen.  For every stage it must
+# screen.  For every stage with exercises (code/tools/stages.sh --graded) it must
 #   - print at most 40 lines before its tally ("check-stageN: P passed, F
 #     failed", F > 0),
 #   - list every exercise of the stage with its FILE:LINE and its hint's
@@ -31,7 +31,7 @@ cd "$out/tree" || exit 1
 smake() { env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL -u MAKEOVERRIDES make "$@"; }
 smake -s exercises >/dev/null || { echo "check-first-screen: make exercises failed"; exit 1; }
 
-for n in 1 2 3 4; do
+for n in $(code/tools/stages.sh --graded); do
 	o=$out/stage$n.out
 	smake check-stage$n >"$o" 2>&1
 	t=$(grep -nE "^check-stage$n: [0-9]+ passed, [0-9]+ failed$" "$o" | head -n 1)

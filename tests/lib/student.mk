@@ -51,7 +51,7 @@ check-explain: $(BUILD)/.deps-ok $(BUILD)/tools/trace2dot $(BUILD)/mistake/stage
 HELP += "progress         one table of every stage's exercises: done, failing, not started (your exercises/; STAGES=\"1 2\")"
 .PHONY: progress
 progress:
-	$(Q)tests/lib/progress.sh --stages "$(STAGES)"
+	$(Q)tests/lib/progress.sh --stages "$(GRADED_STAGES)"
 
 # A student build from another exercises directory, for check-progress:
 # PROGRESS_EX=DIR builds DIR/stageN into PROGRESS_BUILD/stageN (default
@@ -67,11 +67,11 @@ endif
 
 # check-progress - make progress on the skeletons (all not started), the
 # solutions (all done) and a copy of the solutions with one wrong (failing).
-HELP += "check-progress   make progress's own test: skeletons, solutions, one wrong solution (stages 1 and 2; check-progress-full all four)"
+HELP += "check-progress   make progress's own test: skeletons, solutions, one wrong solution (stages 1 and 2; check-progress-full every stage)"
 CHECK_TARGETS += check-progress
 .PHONY: check-progress check-progress-full
 check-progress check-progress-full: $(BUILD)/.deps-ok
-	$(Q)tests/lib/check-progress.sh $(BUILD)/progress-test "$(if $(filter %-full,$@),1 2 3 4,1 2)"
+	$(Q)tests/lib/check-progress.sh $(BUILD)/progress-test "$(if $(filter %-full,$@),$(GRADED_STAGES),$(filter 1 2,$(GRADED_STAGES)))"
 
 # check-hints - every exercise has its three levels, naming only what exists;
 # then the check itself, shown failing on broken copies.
