@@ -117,12 +117,16 @@ check-warnings: $(BUILD)/.deps-ok $(GRADE_PREBUILD) $(GRADE_PREBUILD_STUDENT)
 	  tests/lib/check-warnings.sh $(BUILD)/check-warnings
 
 # check-first-screen - a student's first make check-stageN, in a copy of
-# the tree with a fresh build and the exercises make exercises writes: at
+# the tree with no results and the exercises make exercises writes: at
 # most 40 lines before the tally in every stage, every exercise listed
 # with its FILE:LINE and hint command, the log of every report; V=1 and
-# one exercise left (tests/lib/check-first-screen.sh).
+# one exercise left (tests/lib/check-first-screen.sh).  The copy starts
+# from this tree's student builds (the grader's prebuilt ones, which make
+# check's build step makes anyway) rather than compiling them again; only
+# a plain build/ can be lent, since the copy's make is a student's (gcc,
+# no SAN).
 HELP += "check-first-screen  the skeleton's first make check-stageN, every stage: at most 40 lines before the tally, the exercises listed"
 CHECK_TARGETS += check-first-screen
 .PHONY: check-first-screen
-check-first-screen: $(BUILD)/.deps-ok
-	$(Q)tests/lib/check-first-screen.sh $(abspath $(BUILD))/first-screen
+check-first-screen: $(BUILD)/.deps-ok $(if $(filter build,$(BUILD)),$(GRADE_PREBUILD) $(GRADE_PREBUILD_STUDENT) $(BUILD)/tools/trace2dot)
+	$(Q)tests/lib/check-first-screen.sh $(abspath $(BUILD))/first-screen $(if $(filter build,$(BUILD)),$(BUILD))
