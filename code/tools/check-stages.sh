@@ -87,7 +87,7 @@ else
 fi
 out=$(code/tools/check-tour-list.sh $all $m 2>&1) && ok "check-tour-list passes with stage $m" ||
 	bad "check-tour-list with stage $m: $(tail -n 3 <<<"$out")"
-out=$(code/tools/check-hints.sh 2>&1)
+out=$(code/tools/check-hints.sh "$m" 2>&1)	# (the default list is part 1's)
 grep -qx "stage $m: no exercises" <<<"$out" && grep -qE '^check-hints: [0-9]+ passed, 0 failed$' <<<"$out" &&
 	ok "check-hints walks stage $m and says it has no exercises" ||
 	bad "check-hints with stage $m: $(tail -n 3 <<<"$out")"
