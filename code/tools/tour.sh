@@ -241,8 +241,11 @@ fi
 mkdir -p "$TOUR"
 rm -f "$TOUR"/*.log
 title "The lifetime workbook: a guided tour"
-say "Four designs for object lifetime in the Linux device model: three" \
-	"tried in 2007 and the one kept today, each built as a stage of a simulated kernel that" \
+# How many stages is read from the tree (STAGES), so the welcome stays true when one lands.
+count=(Zero One Two Three Four Five Six Seven Eight Nine)
+n=$(wc -w <<<"$STAGES")
+say "${count[n]:-$n} design$([ "$n" = 1 ] || echo s) for object lifetime in the Linux device model, from" \
+	"those tried in 2007 on, each built as a stage of a simulated kernel that" \
 	"runs in user space. Modules are real shared objects, unmapped by rmmod;" \
 	"worker threads are real threads; a stale access faults for real and" \
 	"prints an oops report. The tour runs the reference solution of each" \
