@@ -23,6 +23,9 @@ MAKEFLAGS += --no-builtin-rules
 # of them with exercises (exercises/stageN/hints.txt), the ones graded.
 STAGES := $(shell code/tools/stages.sh)
 GRADED_STAGES := $(filter $(shell code/tools/stages.sh --graded),$(STAGES))
+ifeq ($(strip $(STAGES)),)
+$(error code/tools/stages.sh named no stage (STAGES is empty): is it there, and executable?)
+endif
 SOLUTIONS ?= 0
 SAN ?=
 
