@@ -52,7 +52,7 @@ struct revocable_provider;	/* kref for its memory (like s_count), SRCU for acces
  * struct revocable - one access's handle: the CALLER's storage, one per
  * access, never shared between tasks.
  * @rp: the provider, with a reference that revocable_init() took
- * @idx: the SRCU read index of the access in progress, -1 between accesses
+ * @idx: the SRCU read index of the access in progress (-1 before the first)
  */
 struct revocable {
 	struct revocable_provider *rp;

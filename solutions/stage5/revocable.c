@@ -89,13 +89,11 @@ void revocable_provider_put(struct revocable_provider *rp)
 void revocable_init(struct revocable_provider *rp, struct revocable *rev)
 {
 	rev->rp = revocable_provider_get(rp);
-	rev->idx = -1;
+	rev->idx = -1;	/* no access yet */
 }
 
 void revocable_deinit(struct revocable *rev)
 {
-	/* An access still in progress would keep revoke waiting for ever. */
-	WARN_ON(rev->idx != -1);
 	revocable_provider_put(rev->rp);
 	rev->rp = NULL;
 }
@@ -116,7 +114,6 @@ void *revocable_try_access(struct revocable *rev)
 {
 	struct revocable_provider *rp = rev->rp;
 
-	WARN_ON(rev->idx != -1);	/* one access at a time per handle */
 	/* BEGIN EXERCISE revocable_try_access */
 	rev->idx = srcu_read_lock(&rp->srcu);
 	return srcu_dereference(rp->res, &rp->srcu);
@@ -137,11 +134,8 @@ void revocable_withdraw_access(struct revocable *rev)
 {
 	struct revocable_provider *rp = rev->rp;
 
-	if (WARN_ON(rev->idx < 0))	/* no access in progress to withdraw */
-		return;
 	/* BEGIN EXERCISE revocable_withdraw_access */
 	srcu_read_unlock(&rp->srcu, rev->idx);
 	/* STUB: (void)rp; */
 	/* END EXERCISE */
-	rev->idx = -1;
 }
