@@ -85,13 +85,11 @@ void revocable_provider_put(struct revocable_provider *rp)
 void revocable_init(struct revocable_provider *rp, struct revocable *rev)
 {
 	rev->rp = revocable_provider_get(rp);
-	rev->idx = -1;
+	rev->idx = -1;	/* no access yet */
 }
 
 void revocable_deinit(struct revocable *rev)
 {
-	/* An access still in progress would keep revoke waiting for ever. */
-	WARN_ON(rev->idx != -1);
 	revocable_provider_put(rev->rp);
 	rev->rp = NULL;
 }
@@ -112,7 +110,6 @@ void *revocable_try_access(struct revocable *rev)
 {
 	struct revocable_provider *rp = rev->rp;
 
-	WARN_ON(rev->idx != -1);	/* one access at a time per handle */
 	TODO("revocable_try_access", "begin a read-side section of the provider, keep its index in the caller's handle, and only then look at the resource pointer");
 	(void)rp; return NULL;
 }
@@ -130,9 +127,6 @@ void revocable_withdraw_access(struct revocable *rev)
 {
 	struct revocable_provider *rp = rev->rp;
 
-	if (WARN_ON(rev->idx < 0))	/* no access in progress to withdraw */
-		return;
 	TODO("revocable_withdraw_access", "leave the read-side section that try_access began, with the index it kept, whether or not it found the resource");
 	(void)rp;
-	rev->idx = -1;
 }
