@@ -15,7 +15,7 @@
 SHELL := /bin/bash
 MAKEFLAGS += --no-builtin-rules
 
-STAGES := 1 2 3 4
+STAGES := 1 2 3 4 5
 SOLUTIONS ?= 0
 SAN ?=
 

@@ -18,6 +18,15 @@ void cdev_init(struct cdev *cdev, const struct file_operations *fops)
 	cdev->owner = fops->owner;
 }
 
+struct cdev *cdev_alloc(void)
+{
+	struct cdev *p = kzalloc(sizeof(*p), "cdev");
+
+	kref_init(&p->kref);
+	p->dynamic = true;
+	return p;
+}
+
 /* cdev_range_taken - does a cdev of the table hold a number of [dev, dev + count)?  With cdev_lock. */
 static bool cdev_range_taken(dev_t dev, unsigned int count)
 {
@@ -45,12 +54,14 @@ int cdev_add(struct cdev *p, dev_t dev, unsigned int count)
 	return err;
 }
 
-/* cdev_default_release - the last reference: nothing to free, the driver owns the memory. */
+/* cdev_default_release - the last reference: an embedded cdev is the driver's memory, cdev_alloc()'s is ours. */
 static void cdev_default_release(struct kref *kref)
 {
 	struct cdev *p = container_of(kref, struct cdev, kref);
 
 	trace_event("release", p->trace_name, NULL);
+	if (p->dynamic)
+		kfree(p);
 }
 
 /* cdev_put - drop a reference taken by an open (with its module pin) or by cdev_add(). */

@@ -36,6 +36,7 @@ struct cdev {
 	dev_t dev;			/* the first number of the range */
 	unsigned int count;		/* how many numbers */
 	struct cdev *next;		/* the table of added cdevs (cdev_map) */
+	bool dynamic;			/* cdev_alloc()'s: the last put frees it */
 	char trace_name[TRACE_NAME_LEN];
 };
 
@@ -47,6 +48,16 @@ struct cdev {
  * Context: any task.  Return: nothing.
  */
 void cdev_init(struct cdev *cdev, const struct file_operations *fops);
+
+/**
+ * cdev_alloc - a cdev of its own allocation, freed by its last put: the
+ * one to use when open files may outlive the driver's data.
+ *
+ * The caller sets ->ops and ->owner (cdev_init() is for embedded cdevs).
+ *
+ * Context: may sleep.  Return: the cdev (never NULL, as kmalloc()).
+ */
+struct cdev *cdev_alloc(void);
 
 /**
  * cdev_add - make @count numbers from @dev open @p's files from now on.

@@ -102,4 +102,25 @@ void srcu_read_unlock(struct srcu_struct *ssp, int idx);
  */
 void synchronize_srcu(struct srcu_struct *ssp);
 
+/*
+ * srcu_dereference - load a pointer that an updater publishes and later
+ * clears, inside a section of @ssp; rcu_assign_pointer - the updater's
+ * store.  The pointer is an _Atomic one: the load acquires what the store
+ * released (the kernel's pairing of the two), and ThreadSanitizer sees it.
+ * Both are schedule points, like atomic.h's operations, so the explorer
+ * can run another task between a reader's srcu_read_lock() and its load.
+ *
+ * Differences from the kernel: no __rcu annotation (sparse does not run
+ * here) and no lockdep check that the caller is inside a section of @ssp.
+ */
+#define srcu_dereference(p, ssp) ({						\
+	(void)(ssp);								\
+	sched_point();								\
+	atomic_load_explicit(&(p), memory_order_acquire);			\
+})
+#define rcu_assign_pointer(p, v) do {						\
+	sched_point();								\
+	atomic_store_explicit(&(p), (v), memory_order_release);			\
+} while (0)
+
 #endif

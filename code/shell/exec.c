@@ -30,6 +30,13 @@ static __noinline int do_cat_file(const char *path)
 	ssize_t n, total = 0;
 	int fd, err;
 
+	/*
+	 * A path under /dev/ names a device number, not a sysfs node: the
+	 * open goes to the character-device layer (devfile.c), as the
+	 * kernel's path walk hands a device node's open to chrdev_open().
+	 */
+	if (strncmp(path, "/dev/", 5) == 0)
+		return do_cat_dev(path);
 	err = vfs_open(path, VFS_READ, &file);
 	job_settle();
 	if (err) {
@@ -174,8 +181,8 @@ static __noinline int do_ls(const struct command *c)
 
 int run_program(const struct command *c)
 {
-	/* Only cat and echo open files: the others are under way once started. */
-	if (c->kind != CMD_CAT && !(c->kind == CMD_ECHO && c->redir))
+	/* Only cat, echo and ioctl open files: the others are under way once started. */
+	if (c->kind != CMD_CAT && c->kind != CMD_IOCTL && !(c->kind == CMD_ECHO && c->redir))
 		job_settle();
 	switch (c->kind) {
 	case CMD_INSMOD:
@@ -195,6 +202,8 @@ int run_program(const struct command *c)
 	case CMD_SLEEP:
 		job_sleep(c->ms);
 		return 0;
+	case CMD_IOCTL:
+		return do_ioctl(c);
 	default:
 		err_printf("sh: %s: not a program", c->argv[0]);
 		return -EINVAL;

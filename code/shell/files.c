@@ -12,8 +12,19 @@
  */
 #define NR_OPEN 16
 
+/*
+ * Two kinds of open file share the table: a sysfs attribute's (the
+ * stage's struct file, vfs.h) and a device node's (fs.h's struct file,
+ * closed with fput()).  Each slot remembers which, so a close goes to
+ * the layer that opened it.
+ */
+struct fd_slot {
+	void *file;
+	bool dev;
+};
+
 struct files_struct {
-	struct file *fd[NR_OPEN];	/* 0, 1, 2 stay empty: the terminal */
+	struct fd_slot fd[NR_OPEN];	/* 0, 1, 2 stay empty: the terminal */
 };
 
 void files_alloc(void)
@@ -23,27 +34,40 @@ void files_alloc(void)
 		abort();
 }
 
-int fd_install(struct file *file)
+/* fd_install_slot - the lowest free fd now holds file, or -EMFILE. */
+static int fd_install_slot(void *file, bool dev)
 {
 	struct files_struct *files = current->files;
 
 	for (int fd = 3; fd < NR_OPEN; fd++) {
-		if (!files->fd[fd]) {
-			files->fd[fd] = file;
+		if (!files->fd[fd].file) {
+			files->fd[fd] = (struct fd_slot){ file, dev };
 			return fd;
 		}
 	}
 	return -EMFILE;
 }
 
+int fd_install(struct file *file)
+{
+	return fd_install_slot(file, false);
+}
+
+int fd_install_dev(void *file)
+{
+	return fd_install_slot(file, true);
+}
+
 void fd_close(int fd)
 {
 	struct files_struct *files = current->files;
-	struct file *file = files->fd[fd];
+	struct fd_slot slot = files->fd[fd];
 
-	files->fd[fd] = NULL;
-	if (file)
-		vfs_close(file);
+	files->fd[fd] = (struct fd_slot){ NULL, false };
+	if (slot.file && slot.dev)
+		dev_file_close(slot.file);
+	else if (slot.file)
+		vfs_close(slot.file);
 }
 
 void exit_files(void)

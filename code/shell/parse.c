@@ -221,6 +221,33 @@ static bool check_sleep(struct parser *p, struct cmdline *cl)
 	return check_time(p, cl->w[1], false, false, &cl->c.ms);
 }
 
+/* check_number - a command's number (decimal, or hex with 0x), into *v. */
+static bool check_number(struct parser *p, struct token *t, const char *what, unsigned long *v)
+{
+	char *end;
+
+	errno = 0;
+	*v = strtoul(t->text, &end, 0);
+	if (!t->text[0] || *end || errno || t->text[0] == '-') {
+		perr_at(p, t, "ioctl: '%s': the %s must be a number (decimal, or hex with 0x)", t->text, what);
+		return false;
+	}
+	return true;
+}
+
+/* ioctl FILE CMD [ARG]: the file, then the numbers the driver's unlocked_ioctl gets. */
+static bool check_ioctl(struct parser *p, struct cmdline *cl)
+{
+	cl->c.arg = strdup(cl->w[1]->text);
+	if (check_path(p, cl->w[1]) && strncmp(cl->w[1]->text, "/dev/", 5) != 0) {
+		perr_at(p, cl->w[1], "ioctl: '%s': only a device node (/dev/NAME) has an ioctl", cl->w[1]->text);
+		return false;
+	}
+	if (!check_path(p, cl->w[1]) || !check_number(p, cl->w[2], "command", &cl->c.ioctl_cmd))
+		return false;
+	return cl->nw < 4 || check_number(p, cl->w[3], "argument", &cl->c.ioctl_arg);
+}
+
 static bool check_device(struct parser *p, struct cmdline *cl)
 {
 	cl->c.arg = strdup(cl->w[1]->text);
@@ -428,6 +455,7 @@ static const struct cmd_spec specs[] = {
 	{ "trace", CMD_TRACE, 1, 2, false, false, "trace on|off|mark LABEL", check_trace },
 	{ "hung_timeout", CMD_HUNG_TIMEOUT, 1, 1, false, false, "hung_timeout TIME", check_hung_timeout },
 	{ "config", CMD_CONFIG, 1, 1, false, false, "config NAME=y|n", check_config },
+	{ "ioctl", CMD_IOCTL, 2, 3, true, false, "ioctl FILE CMD [ARG]", check_ioctl },
 	{ "expect", CMD_EXPECT, 1, -1, false, false, "expect ok|fail|output|loaded|unloaded|modref ...", check_expect },
 };
 

@@ -64,7 +64,7 @@ void tokens_free(struct tokens *t);
 enum cmd_kind {
 	CMD_INSMOD, CMD_RMMOD, CMD_LSMOD, CMD_LS, CMD_CAT, CMD_ECHO,
 	CMD_KILL, CMD_SLEEP, CMD_WAIT, CMD_JOBS,
-	CMD_PLUG, CMD_UNPLUG, CMD_DELAY, CMD_TRACE, CMD_HUNG_TIMEOUT, CMD_CONFIG,
+	CMD_PLUG, CMD_UNPLUG, CMD_DELAY, CMD_TRACE, CMD_HUNG_TIMEOUT, CMD_CONFIG, CMD_IOCTL,
 	CMD_EXPECT,
 };
 
@@ -88,6 +88,7 @@ struct command {
 	int first_arg;		/* echo: argv index after the options */
 	char *arg;		/* module, device, delay point, trace label, expected text */
 	long ms;		/* sleep, delay, hung_timeout */
+	unsigned long ioctl_cmd, ioctl_arg;	/* ioctl: the command and its argument */
 	long n;			/* kill, wait: job number or JOB_* (wait: 0 for all); expect modref: count; expect fail: errno (0: any); config: on */
 	int op;			/* enum expect_kind or enum trace_op */
 };

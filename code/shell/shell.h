@@ -42,7 +42,9 @@ void out_capture_stdout(void (*fn)(void));
 void files_alloc(void);
 /* fd_install - put file in the current task's table: its fd, or -EMFILE. */
 int fd_install(struct file *file);
-/* fd_close - close one fd: vfs_close() runs on the calling task. */
+/* fd_install_dev - the same for a device node's file (devfile.c). */
+int fd_install_dev(void *file);
+/* fd_close - close one fd: vfs_close() (or a device file's fput()) runs on the calling task. */
 void fd_close(int fd);
 /* exit_files - what do_exit() does: close every open file, in fd order. */
 void exit_files(void);
@@ -69,6 +71,14 @@ void job_settle(void);
 void job_hold(void);
 /* job_sleep - sleep that a kill interrupts. */
 void job_sleep(long ms);
+
+/* ---- devfile.c: files under /dev, a character device's ---- */
+/* do_cat_dev - cat of a path under /dev: open, read to the end, close. */
+int do_cat_dev(const char *path);
+/* do_ioctl - ioctl FILE CMD ARG: open, the driver's unlocked_ioctl, close; prints what it returned. */
+int do_ioctl(const struct command *c);
+/* dev_file_close - the last close of a device file (fput()). */
+void dev_file_close(void *file);
 
 /* ---- exec.c: running one command ---- */
 struct result {

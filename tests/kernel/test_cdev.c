@@ -2,6 +2,8 @@
 #include <stdio.h>
 #include <string.h>
 #include "cdev.h"
+#include "devtmpfs.h"
+#include "slab.h"
 #include "ktest.h"
 #include "oops.h"
 #include "task.h"
@@ -135,6 +137,47 @@ START_TEST(cdev_del_waits_for_no_open_file_and_the_file_still_reaches_the_driver
 }
 END_TEST
 
+START_TEST(a_cdev_alloc_cdev_is_freed_by_the_last_close_not_by_cdev_del)
+{
+	long before;
+	struct cdev *p;
+	struct file *file;
+
+	task_init_main("test");
+	before = slab_live_objects();
+	p = cdev_alloc();
+	p->ops = &demo_fops;
+	ck_assert_int_eq(cdev_add(p, MKDEV(241, 0), 1), 0);
+	ck_assert_int_eq(chrdev_open(MKDEV(241, 0), VFS_READ, &file), 0);
+	cdev_del(p);
+	ck_assert_msg(slab_live_objects() == before + 2, "cdev_del() freed the cdev an open file still holds");
+	fput(file);
+	ck_assert_msg(slab_live_objects() == before, "the last close did not free the cdev_alloc()'d cdev (%ld left)",
+		      slab_live_objects() - before);
+}
+END_TEST
+
+START_TEST(a_dev_node_opens_its_number_and_a_deleted_one_opens_nothing)
+{
+	struct file *file;
+
+	setup();
+	ck_assert_int_eq(devtmpfs_create_node("demo1", MKDEV(240, 1)), 0);
+	ck_assert_int_eq(devtmpfs_create_node("demo1", MKDEV(240, 0)), -EEXIST);
+	ck_assert_int_eq(devtmpfs_create_node("a/b", MKDEV(240, 0)), -EINVAL);
+	ck_assert_int_eq(devtmpfs_open("/dev/demo2", VFS_READ, &file), -ENOENT);
+	ck_assert_int_eq(devtmpfs_open("/dev/demo1", VFS_READ, &file), 0);
+	ck_assert_msg(file->f_inode.i_rdev == MKDEV(240, 1) && file->private_data == &demo,
+		      "/dev/demo1 did not open 240:1 through the driver's open");
+	fput(file);
+	/* The node names a number: with the cdev gone, it opens nothing. */
+	cdev_del(&demo.cdev);
+	ck_assert_int_eq(devtmpfs_open("/dev/demo1", VFS_READ, &file), -ENXIO);
+	devtmpfs_delete_node("demo1");
+	ck_assert_int_eq(devtmpfs_open("/dev/demo1", VFS_READ, &file), -ENOENT);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("kernel-cdev");
@@ -143,5 +186,7 @@ int main(void)
 	tcase_add_test(tc, an_open_file_calls_the_drivers_fops_with_its_private_data);
 	tcase_add_test(tc, numbers_outside_every_cdev_are_enxio_and_ranges_do_not_overlap);
 	tcase_add_test(tc, cdev_del_waits_for_no_open_file_and_the_file_still_reaches_the_driver);
+	tcase_add_test(tc, a_cdev_alloc_cdev_is_freed_by_the_last_close_not_by_cdev_del);
+	tcase_add_test(tc, a_dev_node_opens_its_number_and_a_deleted_one_opens_nothing);
 	return ktest_main(s);
 }

@@ -62,6 +62,8 @@ static const struct {
 	{ "wildcard", "4:15", "wildcards are not supported" },
 	{ "fd_redirect", "4:6", "redirects file descriptor 1" },
 	{ "relative_path", "4:5", "paths must be absolute" },
+	{ "ioctl_not_a_number", "4:19", "ioctl: 'click': the command must be a number" },
+	{ "ioctl_not_a_device", "4:7", "only a device node (/dev/NAME) has an ioctl" },
 	{ "cat_redirect_foreground", "4:1", "would wait for input forever" },
 	{ "delay_without_unit", "4:23", "give the unit" },
 	{ "expect_first", "2:1", "no command before it" },

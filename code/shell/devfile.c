@@ -1,0 +1,80 @@
+/* devfile.c - a scenario's programs on files under /dev: cat reads a character device, ioctl calls its driver. */
+#include <stdio.h>
+#include <string.h>
+#include "cdev.h"
+#include "devtmpfs.h"
+#include "shell.h"
+
+/* A device's whole output is never more than this: a driver bug must not loop forever. */
+#define DEV_CAT_MAX (1 << 20)
+
+/*
+ * dev_open - open the node for a program, put it in the task's table.
+ * The fd or a negative errno, reported as the program would: "cat: PATH: ...".
+ */
+static int dev_open(const char *prog, const char *path, int mode, struct file **filp)
+{
+	int err = devtmpfs_open(path, mode, filp);
+	int fd;
+
+	job_settle();
+	if (err) {
+		err_printf("%s: %s: %s", prog, path, strerror(-err));
+		return err;
+	}
+	fd = fd_install_dev(*filp);
+	if (fd < 0) {
+		fput(*filp);
+		err_printf("%s: %s: %s", prog, path, strerror(-fd));
+	}
+	return fd;
+}
+
+int do_cat_dev(const char *path)
+{
+	struct file *file;
+	char buf[4096];
+	ssize_t n, total = 0;
+	int fd = dev_open("cat", path, VFS_READ, &file);
+	int err = 0;
+
+	if (fd < 0)
+		return fd;
+	while (!signal_pending() && total < DEV_CAT_MAX) {
+		n = kernel_read(file, buf, sizeof(buf), &file->f_pos);
+		if (n < 0) {
+			err_printf("cat: %s: %s", path, strerror(-n));
+			err = n;
+			break;
+		}
+		if (n == 0)
+			break;
+		out_write(buf, n);
+		total += n;
+	}
+	fd_close(fd);
+	return err;
+}
+
+/* The value an ioctl returned goes to stdout, one line; an error to stderr, as ioctl(1) prints it. */
+int do_ioctl(const struct command *c)
+{
+	struct file *file;
+	int fd = dev_open("ioctl", c->arg, VFS_READ | VFS_WRITE, &file);
+	long ret;
+
+	if (fd < 0)
+		return fd;
+	ret = vfs_ioctl(file, c->ioctl_cmd, c->ioctl_arg);
+	if (ret < 0)
+		err_printf("ioctl: %s: %s", c->arg, strerror(-ret));
+	else
+		out_printf("%ld\n", ret);
+	fd_close(fd);
+	return ret < 0 ? (int)ret : 0;
+}
+
+void dev_file_close(void *file)
+{
+	fput(file);
+}

@@ -1,0 +1,62 @@
+/* mousedev.c - what both stage-5 mouse drivers call: the device's slow read, and copying it to the reader. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <delay.h>
+#include <mousedev.h>
+
+DELAY_POINT(mousedev_read)
+DELAY_POINT(mousedev_ioctl)
+
+DEFINE_MUTEX(mousedev_lock);
+struct revocable_provider *mousedev_providers[MOUSEDEV_MAX];
+
+int mousedev_minor(const char *devname)
+{
+	char *end;
+	long n = strtol(devname + strlen("mouse"), &end, 10);
+
+	return strncmp(devname, "mouse", 5) == 0 && !*end && end != devname + 5 &&
+		n >= 0 && n < MOUSEDEV_MAX ? (int)n : -1;
+}
+
+ssize_t mousedev_show(struct mousedev *m, char *buf, size_t len)
+{
+	/* The device takes its time to answer: unplug may come meanwhile. */
+	delay_point("mousedev_read");
+	return snprintf(buf, len, "%d\n", m->clicks);
+}
+
+ssize_t mousedev_copy_out(const char *text, size_t n, char *buf, size_t len, loff_t *ppos)
+{
+	size_t left;
+
+	if (*ppos < 0 || (size_t)*ppos >= n)
+		return 0;
+	left = n - (size_t)*ppos;
+	if (left > len)
+		left = len;
+	memcpy(buf, text + *ppos, left);
+	*ppos += left;
+	return left;
+}
+
+long mousedev_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
+{
+	struct revocable rev;
+	struct mousedev *m;
+	long ret = -ENODEV;
+
+	(void)arg;
+	if (cmd != MOUSEDEV_IOC_CLICK)
+		return -ENOTTY;
+	/* The window between the open and the access: the mouse may go. */
+	delay_point("mousedev_ioctl");
+	revocable_init(file->private_data, &rev);
+	m = revocable_try_access(&rev);
+	if (m)
+		ret = ++m->clicks;
+	revocable_withdraw_access(&rev);	/* NULL or not: the access ends here */
+	revocable_deinit(&rev);
+	return ret;
+}
