@@ -27,8 +27,9 @@ static void revocable_provider_release(struct kref *kref)
 {
 	struct revocable_provider *rp = container_of(kref, struct revocable_provider, kref);
 
-	trace_event("free", rp->trace_name, NULL);
+	trace_event("release", rp->trace_name, NULL);
 	cleanup_srcu_struct(&rp->srcu);
+	trace_event("free", rp->trace_name, NULL);
 	kfree(rp);
 }
 
@@ -48,7 +49,7 @@ struct revocable_provider *revocable_provider_alloc(void *res)
 	atomic_store(&rp->res, res);
 	kref_init(&rp->kref);
 	snprintf(rp->trace_name, sizeof(rp->trace_name), "revocable:%d", atomic_fetch_add(&next_id, 1) + 1);
-	trace_event("create", rp->trace_name, NULL);
+	trace_event("create", rp->trace_name, "count=1");
 	return rp;
 }
 
@@ -67,31 +68,31 @@ struct revocable_provider *revocable_provider_alloc(void *res)
  */
 void revocable_provider_revoke(struct revocable_provider *rp)
 {
-	trace_event("revoke", rp->trace_name, NULL);
+	trace_event("deactivate", rp->trace_name, NULL);
 	TODO("revocable_provider_revoke", "make new accesses find nothing, wait for the accesses already in progress, and only then give up the provider's own reference");
 }
 
 struct revocable_provider *revocable_provider_get(struct revocable_provider *rp)
 {
 	kref_get(&rp->kref);
+	trace_event("get", rp->trace_name, "count=%d", kref_read(&rp->kref));
 	return rp;
 }
 
 void revocable_provider_put(struct revocable_provider *rp)
 {
+	trace_event("put", rp->trace_name, "count=%d", kref_read(&rp->kref) - 1);
 	kref_put(&rp->kref, revocable_provider_release);
 }
 
 void revocable_init(struct revocable_provider *rp, struct revocable *rev)
 {
 	rev->rp = revocable_provider_get(rp);
-	rev->idx = -1;
+	rev->idx = -1;	/* no access yet */
 }
 
 void revocable_deinit(struct revocable *rev)
 {
-	/* An access still in progress would keep revoke waiting for ever. */
-	WARN_ON(rev->idx != -1);
 	revocable_provider_put(rev->rp);
 	rev->rp = NULL;
 }
@@ -111,10 +112,12 @@ void revocable_deinit(struct revocable *rev)
 void *revocable_try_access(struct revocable *rev)
 {
 	struct revocable_provider *rp = rev->rp;
+	void *res;
 
-	WARN_ON(rev->idx != -1);	/* one access at a time per handle */
 	TODO("revocable_try_access", "begin a read-side section of the provider, keep its index in the caller's handle, and only then look at the resource pointer");
-	(void)rp; return NULL;
+	(void)rp; res = NULL;
+	trace_event(res ? "active_get" : "active_fail", rp->trace_name, "idx=%d", rev->idx);
+	return res;
 }
 
 /**
@@ -130,9 +133,6 @@ void revocable_withdraw_access(struct revocable *rev)
 {
 	struct revocable_provider *rp = rev->rp;
 
-	if (WARN_ON(rev->idx < 0))	/* no access in progress to withdraw */
-		return;
+	trace_event("active_put", rp->trace_name, "idx=%d", rev->idx);
 	TODO("revocable_withdraw_access", "leave the read-side section that try_access began, with the index it kept, whether or not it found the resource");
-	(void)rp;
-	rev->idx = -1;
 }

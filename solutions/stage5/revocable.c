@@ -27,8 +27,9 @@ static void revocable_provider_release(struct kref *kref)
 {
 	struct revocable_provider *rp = container_of(kref, struct revocable_provider, kref);
 
-	trace_event("free", rp->trace_name, NULL);
+	trace_event("release", rp->trace_name, NULL);
 	cleanup_srcu_struct(&rp->srcu);
+	trace_event("free", rp->trace_name, NULL);
 	kfree(rp);
 }
 
@@ -48,7 +49,7 @@ struct revocable_provider *revocable_provider_alloc(void *res)
 	atomic_store(&rp->res, res);
 	kref_init(&rp->kref);
 	snprintf(rp->trace_name, sizeof(rp->trace_name), "revocable:%d", atomic_fetch_add(&next_id, 1) + 1);
-	trace_event("create", rp->trace_name, NULL);
+	trace_event("create", rp->trace_name, "count=1");
 	return rp;
 }
 
@@ -67,7 +68,7 @@ struct revocable_provider *revocable_provider_alloc(void *res)
  */
 void revocable_provider_revoke(struct revocable_provider *rp)
 {
-	trace_event("revoke", rp->trace_name, NULL);
+	trace_event("deactivate", rp->trace_name, NULL);
 	/* BEGIN EXERCISE revocable_provider_revoke */
 	rcu_assign_pointer(rp->res, NULL);
 	synchronize_srcu(&rp->srcu);
@@ -78,11 +79,13 @@ void revocable_provider_revoke(struct revocable_provider *rp)
 struct revocable_provider *revocable_provider_get(struct revocable_provider *rp)
 {
 	kref_get(&rp->kref);
+	trace_event("get", rp->trace_name, "count=%d", kref_read(&rp->kref));
 	return rp;
 }
 
 void revocable_provider_put(struct revocable_provider *rp)
 {
+	trace_event("put", rp->trace_name, "count=%d", kref_read(&rp->kref) - 1);
 	kref_put(&rp->kref, revocable_provider_release);
 }
 
@@ -113,12 +116,15 @@ void revocable_deinit(struct revocable *rev)
 void *revocable_try_access(struct revocable *rev)
 {
 	struct revocable_provider *rp = rev->rp;
+	void *res;
 
 	/* BEGIN EXERCISE revocable_try_access */
 	rev->idx = srcu_read_lock(&rp->srcu);
-	return srcu_dereference(rp->res, &rp->srcu);
-	/* STUB: (void)rp; return NULL; */
+	res = srcu_dereference(rp->res, &rp->srcu);
+	/* STUB: (void)rp; res = NULL; */
 	/* END EXERCISE */
+	trace_event(res ? "active_get" : "active_fail", rp->trace_name, "idx=%d", rev->idx);
+	return res;
 }
 
 /**
@@ -134,8 +140,8 @@ void revocable_withdraw_access(struct revocable *rev)
 {
 	struct revocable_provider *rp = rev->rp;
 
+	trace_event("active_put", rp->trace_name, "idx=%d", rev->idx);
 	/* BEGIN EXERCISE revocable_withdraw_access */
 	srcu_read_unlock(&rp->srcu, rev->idx);
-	/* STUB: (void)rp; */
 	/* END EXERCISE */
 }

@@ -41,7 +41,9 @@ static void shared_file_check(void)
 static const struct explore_harness access_vs_revoke = {
 	.name = "access-vs-revoke",
 	.claim = "two tasks calling through one open file while the provider is revoked: no access uses "
-		 "the resource after revoke returns, every access is withdrawn, and revoke never hangs",
+		 "the resource after revoke returns, and every access leaves the provider's SRCU with the "
+		 "index it entered with (revocable_try_access() keeps it for revocable_withdraw_access()), "
+		 "so revocable_provider_revoke() never waits for ever",
 	.setup = fresh_provider,
 	.tasks = {
 		{ "reader", reader_twice_main, NULL },
