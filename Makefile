@@ -346,14 +346,14 @@ RUN_STAGE_TESTS = $(Q)KSIM="$(RUN_PREFIX) $(2)/ksim $(KSIM_SCHED_ARGS)" KSIM_DIR
 	  $(if $(filter exercises,$(3)),--exercises exercises/stage$(1) $(if $(filter 1,$(V)),--full) --warnings "$(S$(1)_exercises_WARNINGS)") \
 	  $(if $(SAN_SKIP_TABLES),,$(addprefix --scenarios ,$(wildcard tests/stage$(1)/scenarios.tsv))) \
 	  $(filter-out $(SAN_SKIP),$(S$(1)_$(3)_TESTS))
-# The explorer's suites under ThreadSanitizer: nothing to see, and a hazard.
+# The explorer's suites (test_explore; stage 5's test_chardev) under ThreadSanitizer: nothing to see, and a hazard.
 # The explorer runs its tasks one at a time, handing the CPU over through
 # a mutex, so every access is ordered after the last and TSan can report
 # no race there by construction; and its workers are forked from a process
 # with threads, which TSan does not support (such a child can die with
 # signal 11).  ASan and UBSan run them: a schedule nobody scripted can
 # still reach freed memory or overflow.
-SAN_SKIP := $(if $(filter thread,$(SAN_LIST)),%/test_explore)
+SAN_SKIP := $(if $(filter thread,$(SAN_LIST)),%/test_explore %/test_chardev)
 # For the same reason the scenario tables, when they run under the
 # controlled scheduler (the default): with KSIM_SCHED= they run free, and
 # ThreadSanitizer checks them too.

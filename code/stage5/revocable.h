@@ -36,14 +36,17 @@
  *	revocable_deinit(&rev);
  *
  * A handle kept in an object that several tasks use (revocable as first
- * merged, in Linux 7.0's merge window, allocated it once per consumer)
- * lets one task's try_access overwrite another's index, and
- * synchronize_srcu() in revoke then waits for ever.
+ * merged allocated one per consumer, with revocable_alloc()) lets one
+ * task's try_access overwrite another's index, and synchronize_srcu() in
+ * revoke then waits for ever.
  *
- * Differences from the kernel: Linux reverted its revocable before 7.0
- * was released (the API above is the one its fix for the shared index
- * had, before the later redesign); there is no devm_ form and no scoped
- * guard macro; allocation never fails (slab.h).
+ * Differences from the kernel: revocable was merged into the driver
+ * core's tree for Linux 7.0 (commit 62eb557580eb) and reverted before
+ * that release.  The calls here keep its names and the shape its fix for
+ * the shared index gave them (the handle in the caller's storage,
+ * revocable_init() and revocable_deinit()), with the provider first, as
+ * in its later versions; there is no devm_ form and no scoped-guard
+ * macro; allocation never fails (slab.h).
  */
 
 struct revocable_provider;	/* kref for its memory (like s_count), SRCU for access to res (like s_active) */

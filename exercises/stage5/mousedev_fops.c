@@ -1,4 +1,5 @@
 /* mousedev_fops.c - the fixed mouse driver's file operations: every call into the driver through the revocable provider. */
+#include <exercise.h>
 #include <mousedev.h>
 #include <mutex.h>
 

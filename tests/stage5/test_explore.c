@@ -206,8 +206,104 @@ static const struct explore_harness revoke_during_long_access = {
 	.check = shared_file_check,
 };
 
+/*
+ * ---- the kernel's two broken designs, shown on the reference ----
+ *
+ * Revocable as first merged (62eb557580eb, reverted before 7.0): a
+ * consumer allocated one handle (revocable_alloc()) and every task used
+ * it, so the read index of one task's access was overwritten by
+ * another's.  Here two readers share one struct revocable.  If revoke
+ * flips the SRCU index between their try_access calls, both withdraw with
+ * the second index, the first index keeps a reader for ever, and revoke
+ * waits in synchronize_srcu() for ever: the explorer must find that
+ * schedule, and its replay must hang again.
+ */
+static struct revocable shared_rev;
+
+static void shared_handle_setup(void)
+{
+	fresh_provider();
+	revocable_init(rp, &shared_rev);	/* at open, as revocable_alloc() did */
+}
+
+static void *shared_handle_reader_main(void *arg)
+{
+	void *p;
+
+	(void)arg;
+	p = revocable_try_access(&shared_rev);
+	if (p)
+		use_res(p, NULL);
+	revocable_withdraw_access(&shared_rev);
+	return NULL;
+}
+
+static const struct explore_harness first_merged_shared_handle = {
+	.name = "first-merged-shared-handle",
+	.claim = "two tasks that share one struct revocable (revocable as first merged) never hang revoke",
+	.setup = shared_handle_setup,
+	.tasks = {
+		{ "reader", shared_handle_reader_main, NULL },
+		{ "reader", shared_handle_reader_main, NULL },
+		{ "remove", remover_main, NULL },
+	},
+	.expected_bug = "waiting on: synchronize_srcu",
+	.yours = "revocable_try_access(), revocable_withdraw_access() and revocable_provider_revoke()",
+};
+
+/*
+ * The "by-value" provider (the redesign merged on top, then reverted with
+ * it): the producer's pointer to the provider was cleared at revoke, but
+ * a consumer that had been handed a copy of it kept the copy, without a
+ * reference of its own.  Once revoke drops the provider's reference, the
+ * provider is freed, and the consumer's next revocable_init() takes a
+ * reference in freed memory: the slab's fence reports the use-after-free.
+ */
+static struct revocable_provider *stale_copy;
+
+static void by_value_setup(void)
+{
+	live_before = slab_live_objects();
+	res = kzalloc(sizeof(*res), "revocable_res");
+	atomic_store(&res->magic, RES_ALIVE);
+	rp = revocable_provider_alloc(res);
+	stale_copy = rp;	/* filp->private_data = rp: a copy, no reference */
+	atomic_store(&revoke_returned, false);
+	atomic_store(&using, 0);
+}
+
+static void *by_value_reader_main(void *arg)
+{
+	(void)arg;
+	for (int i = 0; i < 2; i++) {
+		struct revocable rev;
+		void *p;
+
+		revocable_init(stale_copy, &rev);
+		p = revocable_try_access(&rev);
+		if (p)
+			use_res(p, NULL);
+		revocable_withdraw_access(&rev);
+		revocable_deinit(&rev);
+	}
+	return NULL;
+}
+
+static const struct explore_harness by_value_provider = {
+	.name = "by-value-provider",
+	.claim = "a consumer that keeps a copy of the provider pointer without a reference never reaches freed memory",
+	.setup = by_value_setup,
+	.tasks = {
+		{ "reader", by_value_reader_main, NULL },
+		{ "remove", remover_main, NULL },
+	},
+	.expected_bug = "use-after-free",
+	.yours = "revocable_try_access(), revocable_withdraw_access() and revocable_provider_revoke()",
+};
+
 static const struct explore_harness *const harnesses[] = {
 	&access_vs_revoke, &revoke_vs_last_close, &two_files, &revoke_during_long_access,
+	&first_merged_shared_handle, &by_value_provider,
 };
 
 START_TEST(access_vs_revoke_on_every_schedule)
@@ -234,6 +330,18 @@ START_TEST(revoke_during_a_long_access_on_every_schedule)
 }
 END_TEST
 
+START_TEST(a_handle_shared_by_two_tasks_hangs_revoke_on_some_schedule)
+{
+	explore_expect_bug(&first_merged_shared_handle, boot_once);
+}
+END_TEST
+
+START_TEST(a_copy_of_the_provider_without_a_reference_is_a_use_after_free_on_some_schedule)
+{
+	explore_expect_bug(&by_value_provider, boot_once);
+}
+END_TEST
+
 int main(int argc, char **argv)
 {
 	Suite *s = suite_create("explore");
@@ -243,5 +351,7 @@ int main(int argc, char **argv)
 	tcase_add_test(tc, revoke_vs_last_close_on_every_schedule);
 	tcase_add_test(tc, two_files_on_every_schedule);
 	tcase_add_test(tc, revoke_during_a_long_access_on_every_schedule);
+	tcase_add_test(tc, a_handle_shared_by_two_tasks_hangs_revoke_on_some_schedule);
+	tcase_add_test(tc, a_copy_of_the_provider_without_a_reference_is_a_use_after_free_on_some_schedule);
 	return explore_test_main(argc, argv, boot_once, harnesses, ARRAY_SIZE(harnesses), s);
 }
