@@ -10,10 +10,11 @@
 #     and loads nothing from elsewhere;
 #   - every "#id" link in the HTML has its target;
 #   - no include or run block was left unfilled;
-#   - no chapter prints the answer to its own stage's exercises: chapter
-#     0N.md shows exercises/stageN/, never solutions/stageN/ (a later
+#   - no chapter prints the answer to its own stage's exercises: a stage's
+#     chapter shows exercises/stageN/, never solutions/stageN/ (a later
 #     chapter may show an earlier stage's reference), and no excerpt
-#     carries an exercise fence;
+#     carries an exercise fence.  Chapters 01-04 are stages 1-4; chapters
+#     05-07 study stage 4; chapter 08 is stage 5's;
 #   - the PDF beside the HTML (same name, .pdf) is tagged (a structure tree,
 #     what a screen reader follows), has the book's title and an outline with
 #     an entry for each chapter at least (pdfinfo, pdftohtml: poppler-utils);
@@ -41,7 +42,7 @@ for ch in "$@"; do
 done
 
 for ch in "$@"; do
-	n=$(basename "$ch" | sed -n 's/^0\([1-8]\)-.*/\1/p')
+	n=$(basename "$ch" | sed -n 's/^0\([1-4]\)-.*/\1/p; s/^08-.*/5/p')
 	[ -n "$n" ] || continue
 	grep -n "include=\"solutions/stage$n/" "$ch" | while IFS=: read -r line _; do
 		echo "$ch:$line: shows solutions/stage$n/, the answer to this chapter's own exercise; include exercises/stage$n/ instead"
