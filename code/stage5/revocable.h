@@ -41,8 +41,8 @@
  * revoke then waits for ever.
  *
  * Differences from the kernel: revocable was merged into the driver
- * core's tree for Linux 7.0 (commit 62eb557580eb) and reverted before
- * that release.  The calls here keep its names and the shape its fix for
+ * core's next tree for Linux 7.0 (commit 62eb557580eb), never into a
+ * release, and reverted there.  The calls here keep its names and the shape its fix for
  * the shared index gave them (the handle in the caller's storage,
  * revocable_init() and revocable_deinit()), with the provider first, as
  * in its later versions; there is no devm_ form and no scoped-guard

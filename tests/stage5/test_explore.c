@@ -252,7 +252,7 @@ static const struct explore_harness first_merged_shared_handle = {
 };
 
 /*
- * The "by-value" provider (the redesign merged on top, then reverted with
+ * The "by-value" provider (the redesign applied on top in driver-core-next, then reverted with
  * it): the producer's pointer to the provider was cleared at revoke, but
  * a consumer that had been handed a copy of it kept the copy, without a
  * reference of its own.  Once revoke drops the provider's reference, the
