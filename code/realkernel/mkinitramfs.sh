@@ -1,12 +1,14 @@
 #!/bin/sh
-# mkinitramfs.sh KERNELDIR ABI MODULE RUNDIR OUT - the guest's initramfs.
+# mkinitramfs.sh KERNELDIR ABI RUNDIR OUT MODULE... - the guest's initramfs.
 #
 # busybox-static is the whole user space (its sh, insmod, rmmod, modprobe,
 # mkfifo...).  Only the modules the scenarios load are copied in, with
-# modules.dep rebuilt for them (depmod -b), plus our selfremove.ko under
-# extra/.  RUNDIR holds the scenario runners made by steps.awk (NAME.run).
+# modules.dep rebuilt for them (depmod -b), plus our test modules under
+# extra/ (MODULE...).  RUNDIR holds the scenario runners made by steps.awk
+# (NAME.run).
 set -eu
-kdir=$(cd "$1" && pwd) abi=$2 module=$3 rundir=$4 out=$5
+kdir=$(cd "$1" && pwd) abi=$2 rundir=$3 out=$4
+shift 4
 root=$out.root
 rm -rf "$root"
 mkdir -p "$root/bin" "$root/proc" "$root/sys" "$root/dev" "$root/scenarios" "$root/lib/modules/$abi/extra"
@@ -24,7 +26,7 @@ for m in $(/sbin/modprobe -d "$kdir" -S "$abi" --show-depends -a sd_mod ahci | a
 	cp "$m" "$root/$rel"
 done
 cp "$kdir/lib/modules/$abi"/modules.builtin* "$kdir/lib/modules/$abi/modules.order" "$root/lib/modules/$abi/"
-cp "$module" "$root/lib/modules/$abi/extra/"
+cp "$@" "$root/lib/modules/$abi/extra/"
 /sbin/depmod -b "$root" "$abi"
 (cd "$root" && find . | LC_ALL=C sort | cpio -o -H newc --quiet) | gzip -1 >"$out"
 rm -rf "$root"

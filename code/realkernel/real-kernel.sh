@@ -5,7 +5,7 @@
 #      headers of the current 6.1 kernel (code/tools/deps.sh);
 #   2. that kernel, fetched and unpacked without installing it (fetch-kernel.sh),
 #      once per kernel version, under build/real-kernel/linux-VERSION/;
-#   3. our test module (module/selfremove.c) built against its headers;
+#   3. our test modules (module/selfremove.c, module/naivechr.c) built against its headers;
 #   4. a busybox initramfs with the scenarios' runners (steps.awk, mkinitramfs.sh);
 #   5. one VM per scenario, JOBS at a time, each with a hard time limit (boot.sh);
 #   6. the check: stage 4's predictions against ksim and the consoles (check.sh).
@@ -32,13 +32,23 @@ if [ ! -f "$kdir/boot/vmlinuz-$abi" ]; then
 fi
 
 mod=$B/module-$V
-if [ ! -f "$mod/selfremove.ko" ] || [ "$here/module/selfremove.c" -nt "$mod/selfremove.ko" ]; then
+# The test modules, one per concept: selfremove (stage 4's sysfs lines)
+# and naivechr (stage 5's character device).
+modules="selfremove naivechr"
+stale=
+for m in $modules; do
+	[ -f "$mod/$m.ko" ] && [ ! "$here/module/$m.c" -nt "$mod/$m.ko" ] &&
+		[ ! "$here/module/Kbuild" -nt "$mod/$m.ko" ] || stale=1
+done
+if [ -n "$stale" ]; then
 	rm -rf "$mod" && mkdir -p "$mod"
-	cp $here/module/selfremove.c $here/module/Kbuild "$mod/"
+	cp $here/module/*.c $here/module/Kbuild "$mod/"
 	make -s -C "/usr/src/linux-headers-$abi" M="$PWD/$mod" modules 2>&1 |
 		{ grep -v 'Skipping BTF generation' || true; }
-	[ -f "$mod/selfremove.ko" ] || { echo "real-kernel: selfremove.ko did not build against linux-headers-$abi" >&2; exit 1; }
-	echo "  MODULE  $mod/selfremove.ko"
+	for m in $modules; do
+		[ -f "$mod/$m.ko" ] || { echo "real-kernel: $m.ko did not build against linux-headers-$abi" >&2; exit 1; }
+		echo "  MODULE  $mod/$m.ko"
+	done
 fi
 
 scenarios=${SCENARIOS:-$(cd $here/scenarios && ls *.sh | sed 's/\.sh$//')}
@@ -47,7 +57,9 @@ for s in $scenarios; do
 	[ -f "$here/scenarios/$s.sh" ] || { echo "real-kernel: no scenario $here/scenarios/$s.sh" >&2; exit 2; }
 	awk -v mode=guest -f $here/steps.awk "$here/scenarios/$s.sh" >"$B/run/$s.run"
 done
-$here/mkinitramfs.sh "$kdir" "$abi" "$mod/selfremove.ko" "$B/run" "$B/initramfs.gz"
+kos=
+for m in $modules; do kos="$kos $mod/$m.ko"; done
+$here/mkinitramfs.sh "$kdir" "$abi" "$B/run" "$B/initramfs.gz" $kos
 echo "  INITRD  $B/initramfs.gz ($(du -k "$B/initramfs.gz" | cut -f1) KB)"
 [ -f "$B/disk.img" ] || truncate -s 64M "$B/disk.img"
 # A build of stage 4 (make builds it before this script runs).

@@ -42,3 +42,8 @@ excerpt remove-self-vs-rmmod '^@@ [0-9]+ \$ echo 1 >' '^\[ *[0-9.]+\] RIP: '
 excerpt self-vs-locked-unplug '^@@ [0-9]+ \$ echo 1 >' 'remove_store\+0x' \
 	'\]  \? |\] (R[0-9A-Z]+|RSP|RIP): |\]       Tainted: |disables this message|\]  <TASK>'
 excerpt break-vs-locked-unplug '^@@ [0-9]+ \$ echo 1 >' '^@@ 4 rc='
+# Stage 5's character device: the naive driver's read of poison and its
+# fault on a poisoned pointer, up to the faulting instruction; the fixed
+# driver's ENODEV.
+excerpt naive-chardev '^@@ [0-9]+ \$ exec 3<>' '^\[ *[0-9.]+\] RIP: '
+excerpt fixed-chardev '^@@ [0-9]+ \$ exec 3<>' '^@@ 8 rc='

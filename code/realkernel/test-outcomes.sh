@@ -1,6 +1,7 @@
 #!/bin/bash
-# test-outcomes.sh - outcomes.awk on console logs made up for the purpose
-# (make check-realkernel-scripts, part of make check: no VM needed).
+# test-outcomes.sh - outcomes.awk on console logs made up for the purpose,
+# and compare.awk on made-up results (make check-realkernel-scripts, part
+# of make check: no VM needed).
 #
 # The serial console is one character stream for the kernel and the guest's
 # shell, so a kernel line can land on the same line as a step's marker.
@@ -77,6 +78,49 @@ INFO: task sh[1] blocked for ever.
 C
 sleep 50ms	ok
 echo 1 > /sys/module/selfremove/parameters/unplug	hung
+W
+
+# compare.awk: which scenarios need ksim's steps.  Each case is a
+# predictions.tsv and a RESULTS file; the failures compare.awk prints (its
+# "FAIL ..." lines and the table's rows marked FAIL) must be the expected
+# ones (none, or those on stdin).
+compare() {
+	local name=$1
+	shift
+	cat >"$tmp/want"
+	printf '%s' "$P" >"$tmp/pred.tsv"
+	printf '%s' "$R" >"$tmp/results"
+	awk "$@" -f $here/compare.awk "$tmp/pred.tsv" "$tmp/results" 2>&1 | grep -E '^FAIL |FAIL$' >"$tmp/got"
+	if cmp -s "$tmp/want" "$tmp/got"; then
+		pass=$((pass + 1))
+	else
+		fail=$((fail + 1))
+		echo "FAIL $name:"; diff "$tmp/want" "$tmp/got" | sed 's/^/  /'
+	fi
+}
+T=$'\t'
+P="both${T}rmmod ahci${T}ok${T}=${T}
+linuxonly${T}cat <&3${T}-${T}ok${T}Linux only
+"
+R="both${T}ksim${T}rmmod ahci${T}ok
+both${T}linux${T}rmmod ahci${T}ok
+linuxonly${T}linux${T}exec 3< /dev/x${T}ok
+linuxonly${T}linux${T}cat <&3${T}ok
+"
+compare "a scenario whose rows are all Linux only needs no ksim steps" </dev/null
+R="both${T}linux${T}rmmod ahci${T}ok
+linuxonly${T}linux${T}cat <&3${T}ok
+"
+compare "a scenario with a STAGE4 row still needs ksim's steps" <<'W'
+both                   rmmod ahci                                     ok       (not run) ok         FAIL
+FAIL both: no steps from ksim (see its log)
+W
+R="linuxonly${T}linux${T}cat <&3${T}ok
+"
+compare "SCENARIOS=: the rows of a scenario that did not run are not held" -v scenarios=linuxonly </dev/null
+compare "without SCENARIOS= they are" <<'W'
+both                   rmmod ahci                                     ok       (not run) (not run)  FAIL
+FAIL both: no steps from ksim (see its log)
 W
 
 echo "realkernel-scripts: $pass passed, $fail failed"
