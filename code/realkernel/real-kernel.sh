@@ -63,9 +63,9 @@ for m in $modules; do kos="$kos $mod/$m.ko"; done
 $here/mkinitramfs.sh "$kdir" "$abi" "$B/run" "$B/initramfs.gz" $kos
 echo "  INITRD  $B/initramfs.gz ($(du -k "$B/initramfs.gz" | cut -f1) KB)"
 [ -f "$B/disk.img" ] || truncate -s 64M "$B/disk.img"
-# The builds of stages 4 and 5 (make builds them before this script runs).
-for n in 4 5; do
-	[ -x "$build/stage$n/ksim" ] || { echo "real-kernel: $build/stage$n/ksim is missing: make $build/stage$n/ksim" >&2; exit 1; }
+# The builds of the stages that predict (make builds them before this script runs).
+for st in $(sed -n 's/^# ksim: *\(stage[0-9]*\) .*/\1/p' $here/scenarios/*.sh | sort -u); do
+	[ -x "$build/$st/ksim" ] || { echo "real-kernel: $build/$st/ksim is missing: make $build/$st/ksim" >&2; exit 1; }
 done
 
 vm_start=$(date +%s)

@@ -4,7 +4,9 @@
 HELP += "real-kernel      the scenarios on Debian's Linux 6.1 under QEMU, held against stages 4 and 5's predictions (~40 s; first run ~80 s, ~105 MB of downloads)"
 HELP += "real-kernel-record  copy the last real-kernel run's table and console excerpts to code/realkernel/recorded/"
 .PHONY: real-kernel real-kernel-record
-real-kernel: $(BUILD)/.deps-ok $(BUILD)/stage4/ksim $(BUILD)/stage5/ksim
+# The stages whose ksim predicts a scenario: its "# ksim: stageN" line.
+REALKERNEL_KSIMS := $(foreach n,$(sort $(shell sed -n 's/^\# ksim: *stage\([0-9]*\) .*/\1/p' code/realkernel/scenarios/*.sh)),$(BUILD)/stage$(n)/ksim)
+real-kernel: $(BUILD)/.deps-ok $(REALKERNEL_KSIMS)
 	@# Debian's kernel runs without lockdep (CONFIG_PROVE_LOCKING is off), so the
 	@# predictions are ksim's without it too: a deadlock is a hang on both.
 	$(Q)KSIM_LOCKDEP=0 BUILD=$(BUILD) code/realkernel/real-kernel.sh
@@ -23,7 +25,7 @@ HELP += "check-realkernel-scripts  make real-kernel's console parser on made-up 
 # stage, as its "# ksim:" line says): no VM, a few seconds, so part of
 # make check.  make real-kernel adds Linux's column.
 .PHONY: check-realkernel-predictions
-check-realkernel-predictions: $(BUILD)/stage4/ksim $(BUILD)/stage5/ksim
+check-realkernel-predictions: $(REALKERNEL_KSIMS)
 	$(Q)rm -rf $(BUILD)/realkernel-ksim && mkdir -p $(BUILD)/realkernel-ksim
 	$(Q)KSIM_LOCKDEP=0 code/realkernel/check.sh --ksim-only $(BUILD) $(BUILD)/realkernel-ksim \
 		$$(cd code/realkernel/scenarios && ls *.sh | sed 's/\.sh$$//')
