@@ -14,10 +14,12 @@ struct revocable_provider *mousedev_providers[MOUSEDEV_MAX];
 int mousedev_minor(const char *devname)
 {
 	char *end;
-	long n = strtol(devname + strlen("mouse"), &end, 10);
+	long n;
 
-	return strncmp(devname, "mouse", 5) == 0 && !*end && end != devname + 5 &&
-		n >= 0 && n < MOUSEDEV_MAX ? (int)n : -1;
+	if (strncmp(devname, "mouse", 5) != 0 || !devname[5])
+		return -1;
+	n = strtol(devname + 5, &end, 10);
+	return !*end && n >= 0 && n < MOUSEDEV_MAX ? (int)n : -1;
 }
 
 ssize_t mousedev_show(struct mousedev *m, char *buf, size_t len)
