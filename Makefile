@@ -15,7 +15,17 @@
 SHELL := /bin/bash
 MAKEFLAGS += --no-builtin-rules
 
-STAGES := 1 2 3 4 5
+# STAGES: the workbook's stages, lowest first, read from the tree by
+# code/tools/stages.sh (code/stage1 and each code/stageN with a BASE): the
+# one list that make check, tour, grade, progress and every script that
+# walks stages read, so a stage joins them all when its directory lands.
+# make TARGET STAGES="1 2" narrows a target to some.  GRADED_STAGES: those
+# of them with exercises (exercises/stageN/hints.txt), the ones graded.
+STAGES := $(shell code/tools/stages.sh)
+GRADED_STAGES := $(filter $(shell code/tools/stages.sh --graded),$(STAGES))
+ifeq ($(strip $(STAGES)),)
+$(error code/tools/stages.sh named no stage (STAGES is empty): is it there, and executable?)
+endif
 SOLUTIONS ?= 0
 SAN ?=
 
@@ -265,13 +275,13 @@ HELP += "check-clang      build with CC=clang (-Werror) and grade every stage's 
 .PHONY: check-clang
 check-clang: $(BUILD)/.deps-ok
 	$(Q)code/tools/deps.sh $(CLANG_PACKAGES)
-	$(Q)MAKE="$(MAKE)" code/tools/check-clang.sh
+	$(Q)MAKE="$(MAKE)" STAGES="$(STAGES)" code/tools/check-clang.sh
 
 # stage_dir(N) - the build SOLUTIONS= selects: the reference or the student's.
 stage_dir = $(if $(filter 1,$(SOLUTIONS)),$(BUILD)/stage$(1),$(BUILD)/student/stage$(1))
 
 HELP += "all              build every stage (reference solutions) into build/stageN/"
-HELP += "stageN           build stage N alone (N = 1, 2, 3, 4; SOLUTIONS=1 for the reference)"
+HELP += "stageN           build stage N alone (N: $(STAGES); SOLUTIONS=1 for the reference)"
 .PHONY: all $(foreach n,$(STAGES),stage$(n))
 all: $(foreach n,$(STAGES),$(BUILD)/stage$(n)/ksim) $(BUILD)/stage0/ksim
 $(foreach n,$(STAGES),$(eval stage$(n): $(call stage_dir,$(n))/ksim))
@@ -359,7 +369,7 @@ SAN_SKIP := $(if $(filter thread,$(SAN_LIST)),%/test_explore %/test_chardev)
 # ThreadSanitizer checks them too.
 SAN_SKIP_TABLES := $(and $(filter thread,$(SAN_LIST)),$(KSIM_SCHED))
 
-HELP += "check-stageN     grade stage N (1-4): your exercises/stageN; SOLUTIONS=1 grades the reference"
+HELP += "check-stageN     grade stage N ($(STAGES)): your exercises/stageN; SOLUTIONS=1 grades the reference"
 HELP += "helgrind-stageN  run stage N's Valgrind scenarios (your build; SOLUTIONS=1 the reference) under helgrind"
 HELP += "drd-stageN       the same under drd"
 HELP += "memcheck-stageN  the same under memcheck"
@@ -396,7 +406,7 @@ $(foreach n,$(STAGES),$(eval $(call CHECK_STAGE,$(n))))
 HELP += "check            everything on the reference solutions: kernel, tools, stages, Valgrind; CI runs this (one part per CPU at once; CHECK_JOBS=1 one at a time)"
 .PHONY: check check-valgrind
 HELP += "check-valgrind   every stage's Valgrind expectations (helgrind, drd, memcheck)"
-HELP += "check-valgrind-stageN  stage N's alone (make check runs the four side by side)"
+HELP += "check-valgrind-stageN  stage N's alone (make check runs them side by side)"
 VALGRIND_STAGES := $(patsubst tests/stage%/valgrind.tsv,%,$(wildcard tests/stage*/valgrind.tsv))
 CHECK_TARGETS += $(addprefix check-valgrind-stage,$(VALGRIND_STAGES))
 .PHONY: $(addprefix check-valgrind-stage,$(VALGRIND_STAGES))

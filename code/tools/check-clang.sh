@@ -4,10 +4,12 @@
 # make check builds with gcc; students and instructors also use clang, whose
 # warnings differ (-Werror holds for both) and whose -O1 inlines more.  This
 # builds everything with CC=clang (in build/cc-clang/), runs check-overlay
-# with it, and grades each stage's reference solutions with it.  Each is one
+# with it, and grades each stage's reference solutions with it (STAGES, default
+# every stage: code/tools/stages.sh).  Each is one
 # check; the last line is "check-clang: N passed, M failed".
 set -u
 make=${MAKE:-make}
+stages=${STAGES:-$(code/tools/stages.sh)}
 pass=0 fail=0
 ok() { echo "ok $*"; pass=$((pass + 1)); }
 bad() { echo "FAIL $*"; fail=$((fail + 1)); }
@@ -24,7 +26,7 @@ if out=$($make --no-print-directory -s CC=clang check-overlay 2>&1); then
 else
 	bad "make CC=clang check-overlay:"; grep -E '^FAIL|^    ' <<<"$out" | head -n 20 | sed 's/^/    /'
 fi
-for n in 1 2 3 4; do
+for n in $stages; do
 	out=$($make --no-print-directory CC=clang SOLUTIONS=1 "check-stage$n" 2>&1)
 	last=$(tail -n 1 <<<"$out")
 	if [[ $last =~ ^check-stage$n\ SOLUTIONS=1:\ [0-9]+\ passed,\ 0\ failed$ ]]; then

@@ -8,14 +8,15 @@
 # build/tour/; the terminal gets it trimmed: commands, their output, and of
 # an oops report the lines that say what happened and the call trace.
 #
-# Environment: MAKE (the make to call), STAGES ("1 2 3 4"), NO_COLOR (plain text),
+# Environment: MAKE (the make to call), STAGES (default every stage:
+# code/tools/stages.sh), NO_COLOR (plain text),
 # TOUR_PLAN=1 (print each run's stage, script and introduction, one a line
 # with tabs between, and run nothing: code/tools/check-tour-list.sh reads it).
 # Exit status: 0 if everything built and every run ended as the tour said,
 # 1 otherwise (after finishing, so the book is still built when it can be).
 set -u
 MAKE=${MAKE:-make}
-STAGES=${STAGES:-1 2 3 4}
+STAGES=${STAGES:-$(code/tools/stages.sh)}
 TOUR=build/tour
 LIST=code/tools/tour.list
 WIDTH=76
@@ -240,8 +241,11 @@ fi
 mkdir -p "$TOUR"
 rm -f "$TOUR"/*.log
 title "The lifetime workbook: a guided tour"
-say "Four designs for object lifetime in the Linux device model: three" \
-	"tried in 2007 and the one kept today, each built as a stage of a simulated kernel that" \
+# How many stages is read from the tree (STAGES), so the welcome stays true when one lands.
+count=(Zero One Two Three Four Five Six Seven Eight Nine)
+n=$(wc -w <<<"$STAGES")
+say "${count[n]:-$n} design$([ "$n" = 1 ] || echo s) for object lifetime in the Linux device model, from" \
+	"those tried in 2007 on, each built as a stage of a simulated kernel that" \
 	"runs in user space. Modules are real shared objects, unmapped by rmmod;" \
 	"worker threads are real threads; a stale access faults for real and" \
 	"prints an oops report. The tour runs the reference solution of each" \

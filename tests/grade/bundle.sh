@@ -34,4 +34,4 @@ echo "$n" >"$dir/GRADE_STAGE"
 chmod +x "$dir/setup.sh" "$dir/run_autograder"
 (cd "$dir" && zip -qr -X "$(cd .. && pwd)/$(basename "$zip")" .)
 rm -rf "$dir"
-echo "gradescope-bundle: $zip ($(du -k "$zip" | cut -f1) KiB): stage $n's autograder, solutions of $(b=${bases# }; b=${b% }; echo "${b:+stages $b}${b:-no stage}") only"
+echo "gradescope-bundle: $zip ($(du -k "$zip" | cut -f1) KiB): stage $n's autograder, solutions of $(b=${bases# }; b=${b% }; if [ -n "$b" ]; then echo "stages $b"; else echo "no stage"; fi) only"

@@ -10,13 +10,14 @@
 # reason and one total, the one Gradescope's results.json holds.  When
 # grading itself fails, the result is still every exercise of the stages at
 # zero (max_score their points, so Classroom records 0, not nothing), with
-# the reason.  GRADE_STAGES picks the stages (default all).
+# the reason.  GRADE_STAGES picks the stages (default every stage with
+# exercises: code/tools/stages.sh --graded).
 # CLASSROOM_GRADED=DIR reports a grading already done (DIR holds what make
 # grade left: classroom.json, summary.txt) instead of grading again; make
 # check-grade uses it on the run it has just graded.
 set -u
 src=$1 sub=$(cd "$2" && pwd)
-stages=${GRADE_STAGES:-1 2 3 4}
+stages=${GRADE_STAGES:-$(cd "$src" && code/tools/stages.sh --graded)}
 out=${CLASSROOM_GRADED:-$src/build/grade}
 rc=0
 if [ -z "${CLASSROOM_GRADED:-}" ]; then

@@ -1,5 +1,6 @@
 # tests/grade/grade.mk - grading a course: make grade, the Gradescope bundle, and their tests.
-# Included by the top-level Makefile, which defines BUILD, CC, CFLAGS, STAGES, HELP.
+# Included by the top-level Makefile, which defines BUILD, CC, CFLAGS, STAGES, GRADED_STAGES, HELP.
+# What is graded is GRADED_STAGES: the stages with exercises (code/tools/stages.sh).
 
 # What grading needs on a grading machine (a subset of DEB_PACKAGES: no
 # book, no figures).  The Gradescope bundle's setup.sh installs the same.
@@ -16,7 +17,7 @@ GRADE_TEST_PACKAGES := python3 python3-yaml perl zip unzip libxml2-utils git
 # brings up to date with the submission's files.
 .PHONY: grade-prebuild grade-prebuild-student
 GRADE_PREBUILD := $(KERNEL_OBJ) $(SHELL_OBJ) $(TESTLIB_OBJ)
-GRADE_PREBUILD_STUDENT := $(foreach n,$(STAGES),$(BUILD)/student/stage$(n)/ksim $(S$(n)_exercises_TESTS))
+GRADE_PREBUILD_STUDENT := $(foreach n,$(GRADED_STAGES),$(BUILD)/student/stage$(n)/ksim $(S$(n)_exercises_TESTS))
 grade-prebuild: $(GRADE_PREBUILD)
 grade-prebuild-student: $(GRADE_PREBUILD_STUDENT)
 
@@ -24,7 +25,7 @@ HELP += "grade            grade your exercises/ with the course's tests (STAGES=
 .PHONY: grade
 grade:
 	$(Q)GRADE_PACKAGES="$(GRADE_PACKAGES)" tests/grade/grade.sh \
-	  --stages "$(STAGES)" --out $(BUILD)/grade $(if $(SUBMISSION),--submission $(SUBMISSION))
+	  --stages "$(GRADED_STAGES)" --out $(BUILD)/grade $(if $(SUBMISSION),--submission $(SUBMISSION))
 
 # ---------------------------------------------------------------- Gradescope
 # build/gradescope/stageN/autograder.zip, one per stage: the course's tracked
@@ -33,7 +34,7 @@ grade:
 # and no others, nor the mistakes' patches that quote the others
 # (tests/stageK/mistakes), with setup.sh and run_autograder at its root; it
 # grades stage N alone, out of stage N's points, built on those solutions.
-GRADESCOPE_ZIPS := $(foreach n,$(STAGES),$(BUILD)/gradescope/stage$(n)/autograder.zip)
+GRADESCOPE_ZIPS := $(foreach n,$(GRADED_STAGES),$(BUILD)/gradescope/stage$(n)/autograder.zip)
 HELP += "gradescope-bundle  build/gradescope/stageN/autograder.zip for STAGE=N (default: every stage): upload it as stage N's autograder"
 .PHONY: gradescope-bundle
 gradescope-bundle: $(if $(STAGE),$(BUILD)/gradescope/stage$(STAGE)/autograder.zip,$(GRADESCOPE_ZIPS))
@@ -43,9 +44,9 @@ $(BUILD)/gradescope/stage%/autograder.zip: $(wildcard $(shell git ls-files 2>/de
 
 # ---------------------------------------------------------------- tests of the grader
 # make check grades stages 1 and 2 (the quick ones) with make grade;
-# check-grade-full all four (about five minutes more).
+# check-grade-full every stage (about five minutes more).
 HELP += "check-grade      the grader's own tests: formats fuzzed, bundles, skeletons score 0 (stages 1, 2), adversaries in a scratch /autograder (as root), the Classroom step"
-HELP += "check-grade-full the same with make grade on all four stages"
+HELP += "check-grade-full the same with make grade on every stage ($(GRADED_STAGES))"
 CHECK_TARGETS += check-grade
 .PHONY: check-grade check-grade-full
 # (The prebuilt objects are prerequisites here too, so that make check's
@@ -53,5 +54,5 @@ CHECK_TARGETS += check-grade
 check-grade check-grade-full: $(BUILD)/.deps-ok $(GRADESCOPE_ZIPS) \
 		$(GRADE_PREBUILD) $(GRADE_PREBUILD_STUDENT)
 	$(Q)code/tools/deps.sh $(GRADE_TEST_PACKAGES)
-	$(Q)GRADE_PACKAGES="$(GRADE_PACKAGES)" \
-	  tests/grade/check-grade.sh $(BUILD)/grade-test $(BUILD)/gradescope "$(if $(filter %-full,$@),1 2 3 4,1 2)"
+	$(Q)GRADE_PACKAGES="$(GRADE_PACKAGES)" GRADED_STAGES="$(GRADED_STAGES)" \
+	  tests/grade/check-grade.sh $(BUILD)/grade-test $(BUILD)/gradescope "$(if $(filter %-full,$@),$(GRADED_STAGES),$(filter 1 2,$(GRADED_STAGES)))"

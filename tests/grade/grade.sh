@@ -1,5 +1,5 @@
 #!/bin/bash
-# grade.sh [--submission DIR] [--stages "1 2 3 4"] [--out DIR] [--timeout S] - grade exercises with the course's tests.
+# grade.sh [--submission DIR] [--stages "N..."] [--out DIR] [--timeout S] - grade exercises with the course's tests.
 #
 # Run from the root of the course's tree (on Gradescope /autograder/source,
 # the per-stage bundle; in GitHub Classroom the course repository; or a
@@ -12,7 +12,8 @@
 # (GitHub's "Download ZIP").  Anything else is not used and is listed.  A
 # stage of which the submission holds no file scores 0, with a message
 # listing what was found and the paths expected.  Without --submission the
-# tree's own exercises/ are graded.
+# tree's own exercises/ are graded.  --stages: default every stage with
+# exercises (code/tools/stages.sh --graded).
 #
 # The trust boundary (README, "Grading a course"; tests/grade/sandbox.sh).
 # Run as root, the submission is compiled and run as an unprivileged user
@@ -35,7 +36,7 @@
 # submission in OUT/submission.txt.  Exit status 0 when the results were
 # written, whatever the score; 2 when grading itself failed.
 set -u
-sub= stages="1 2 3 4" out=build/grade limit=300
+sub= stages=$(code/tools/stages.sh --graded) out=build/grade limit=300
 while [ $# -gt 0 ]; do
 	case $1 in
 	--submission) sub=$2; shift 2 ;;
@@ -46,6 +47,7 @@ while [ $# -gt 0 ]; do
 	esac
 done
 [ -f tests/grade/points.tsv ] && [ -d exercises ] || { echo "grade.sh: run me from the workbook's root" >&2; exit 2; }
+[ -n "${stages// /}" ] || { echo "grade.sh: no stage to grade: none of the stages asked for has exercises" >&2; exit 2; }
 for n in $stages; do
 	[ -d "exercises/stage$n" ] || { echo "grade.sh: there is no stage '$n' (STAGES=$stages)" >&2; exit 2; }
 done
@@ -166,8 +168,9 @@ for n in $stages; do
 	bases=" $(code/tools/stage-chain.sh "$n") " || exit 2
 	bases="${bases% "$n" } "
 	excl=(--exclude=./build --exclude=./.git)
-	for k in 1 2 3 4 5 6 7 8 9; do
-		[ "${bases#* "$k" }" != "$bases" ] || excl+=(--exclude="./solutions/stage$k" --exclude="./tests/stage$k/mistakes")
+	for d in solutions/stage* tests/stage*/mistakes; do
+		k=${d#*stage}; k=${k%%/*}
+		[ "${bases#* "$k" }" != "$bases" ] || excl+=(--exclude="./$d")
 	done
 	mkdir -p "$tree/build"
 	tar -C "$src" "${excl[@]}" -cf - . | tar -C "$tree" -xf - || exit 2
@@ -184,10 +187,9 @@ for n in $stages; do
 	# everything of its build but this grading (GRADE_HIDE adds more).
 	hide=$sd/hide
 	{
-		for k in 1 2 3 4 5 6 7 8 9; do
-			[ "${bases#* "$k" }" = "$bases" ] || continue
-			{ [ ! -e "$src/solutions/stage$k" ] || echo "$src/solutions/stage$k"
-				[ ! -e "$src/tests/stage$k/mistakes" ] || echo "$src/tests/stage$k/mistakes"; }
+		for d in "$src"/solutions/stage* "$src"/tests/stage*/mistakes; do
+			k=${d#"$src"/*stage}; k=${k%%/*}
+			[ ! -e "$d" ] || [ "${bases#* "$k" }" != "$bases" ] || echo "$d"
 		done
 		[ ! -e "$src/.git" ] || echo "$src/.git"
 		g=$(git -C "$src" rev-parse --path-format=absolute --git-common-dir 2>/dev/null) && [ -n "$g" ] && echo "$g"

@@ -1,10 +1,19 @@
 #!/bin/bash
-# check-first-screen.sh DIR - a student's first make check-stageN, measured on a copy of the tree.
+# check-first-screen.sh DIR [BUILT] - a student's first make check-stageN, measured on a copy of the tree.
 #
-# The copy (DIR/tree: the working tree without build/ and .git) gets its
-# exercises from make exercises and no build at all, so each stage's first
-# make check-stageN there is a student's first: the build, the run, the
-# screen.  For every stage it must
+# The copy (DIR/tree: the working tree without build/ and .git) gets the
+# skeletons make exercises writes, and no results of any run, so each
+# stage's first make check-stageN there is a student's first: the run and
+# the screen.  The build a student's first run makes is taken from BUILT
+# (the tree's build/, whose student builds make check has already made
+# for the grader): the build's lines go to its log, not to the screen
+# (check-stageN in the Makefile), so the screen is the same, and compiling
+# every stage again here was about half of this check's CPU time.  The
+# objects keep their times and so do the sources they were built from: a
+# skeleton that differs from the tree's exercises/ replaces it in the copy,
+# newer, and make rebuilds that stage; without BUILT every stage is built
+# here.  For every stage with exercises (code/tools/stages.sh --graded) it
+# must
 #   - print at most 40 lines before its tally ("check-stageN: P passed, F
 #     failed", F > 0),
 #   - list every exercise of the stage with its FILE:LINE and its hint's
@@ -25,13 +34,32 @@ max=40
 rm -rf "$out" && mkdir -p "$out/tree"
 fail=0
 bad() { echo "check-first-screen: FAIL: $*"; fail=1; }
+built=${2:+$(cd "$2" && pwd)}
 tar -c --exclude=./build --exclude=./.git . | tar -x -C "$out/tree" || { echo "check-first-screen: cannot copy the tree"; exit 1; }
 cd "$out/tree" || exit 1
 # The make a student types, not the one that runs this check (its -s, -j, jobserver).
 smake() { env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL -u MAKEOVERRIDES make "$@"; }
-smake -s exercises >/dev/null || { echo "check-first-screen: make exercises failed"; exit 1; }
+stages=$(code/tools/stages.sh --graded)
+# The skeletons make exercises writes; a stage's directory is replaced only
+# where it differs, so the others keep the times BUILT was made from.
+for d in solutions/stage*; do
+	s=${d#solutions/}
+	code/tools/mkexercises.sh "$d" "$out/skeletons/$s" || { echo "check-first-screen: make exercises failed"; exit 1; }
+	diff -r "exercises/$s" "$out/skeletons/$s" >/dev/null 2>&1 ||
+		{ rm -rf "exercises/$s" && mv "$out/skeletons/$s" "exercises/$s" && replaced="${replaced:-} ${s#stage}"; }
+done
+if [ -n "$built" ]; then
+	mkdir -p build
+	for p in .deps-ok kernel shell tests/lib tools $(printf 'student/stage%s ' $stages); do
+		[ -e "$built/$p" ] || continue
+		mkdir -p "build/$(dirname "$p")" && cp -pr "$built/$p" "build/$p"
+	done
+	# Of a student build, what the compiler made; not what a run left.
+	find build/student -mindepth 2 -maxdepth 2 ! -name ksim ! -name stage.a ! -name obj ! -name tests \
+		! -name '*.so' ! -name '*.warnings' -exec rm -rf {} +
+fi
 
-for n in 1 2 3 4; do
+for n in $stages; do
 	o=$out/stage$n.out
 	smake check-stage$n >"$o" 2>&1
 	t=$(grep -nE "^check-stage$n: [0-9]+ passed, [0-9]+ failed$" "$o" | head -n 1)
@@ -46,6 +74,11 @@ for n in 1 2 3 4; do
 		bad "stage $n: the first make check-stage$n printed $before lines before its tally (at most $max; $o)"
 	else
 		echo "check-first-screen: stage $n: $before lines before the tally ($failed failed)"
+	fi
+	# What the lent build is for: a stage whose skeleton was the tree's compiles nothing here.
+	if [ -n "$built" ] && [[ " ${replaced:-} " != *" $n "* ]] &&
+		grep -qE '^  [A-Z]+ +build/' "build/student/stage$n/build.log" 2>/dev/null; then
+		bad "stage $n: compiled again in the copy, though $built/student/stage$n was lent (build/student/stage$n/build.log)"
 	fi
 	for e in $(awk -v hints_list="exercises/stage$n/hints.txt" -f code/tools/hints.awk); do
 		grep -qE "^ +[0-9]+\. $e +exercises/stage$n/[^ ]+\.c:[0-9]+ .*make hint-stage$n EX=${e}[,)]" "$o" ||

@@ -1,5 +1,5 @@
 #!/bin/bash
-# progress.sh [--stages "1 2 3 4"] [--exercises DIR] [--build DIR] [--results DIR] [--tsv] [-- MAKE-ARGS...]
+# progress.sh [--stages "N..."] [--exercises DIR] [--build DIR] [--results DIR] [--tsv] [-- MAKE-ARGS...]
 # - every exercise of every stage: done, failing or not started (make progress).
 #
 # An exercise is
@@ -14,7 +14,8 @@
 #                blames none;
 #   done         otherwise (the detail names tests still waiting for another
 #                exercise).
-# The exercises and their order come from DIR/stageN/hints.txt.
+# The exercises and their order come from DIR/stageN/hints.txt; the stages
+# (--stages) default to every stage with exercises (code/tools/stages.sh --graded).
 #
 # Fast: a stage whose exercises are all stubs is neither built nor run; the
 # others are built by make (DIR/../build: --build, default build/student;
@@ -32,7 +33,7 @@
 # prints STAGE<TAB>EXERCISE<TAB>STATUS<TAB>DETAIL<TAB>WHERE lines instead
 # (make hint-stageN reads them).  Exit status 0; 2 on bad arguments.
 set -u
-stages="1 2 3 4" ex=exercises build=build/student tsv= given=
+stages=$(code/tools/stages.sh --graded) ex=exercises build=build/student tsv= given=
 while [ $# -gt 0 ]; do
 	case $1 in
 	--stages) stages=$2; shift 2 ;;

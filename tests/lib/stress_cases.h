@@ -25,6 +25,10 @@
 #include "watchdog.h"
 #include "workqueue.h"
 
+/* STRESS_EXERCISES(N) - "exercises/stageN/", the student files of the stage including this. */
+#define STRESS_EXERCISES_(n) "exercises/stage" #n "/"
+#define STRESS_EXERCISES(n) STRESS_EXERCISES_(n)
+
 /*
  * A bounded stress test of the whole stage: NR_USERS tasks pick files at
  * random, open them, read or write them, sometimes keep them open for a
@@ -330,7 +334,7 @@ START_TEST(stress_users_against_hotplug_and_module_unload)
 	flush_scheduled_work();
 	ms = now_ms() - start;
 
-	ck_assert_exercises_done(KSIM_STAGE == 3 ? "exercises/stage3/" : "exercises/stage4/");
+	ck_assert_exercises_done(STRESS_EXERCISES(KSIM_STAGE));
 	for (int i = 0; i < NR_USERS; i++) {
 		ck_assert_msg(st[i].unexpected == 0, "user%d: %ld unexpected outcomes, the first: %s",
 			      i, st[i].unexpected, st[i].what);

@@ -51,7 +51,7 @@ check-explain: $(BUILD)/.deps-ok $(BUILD)/tools/trace2dot $(BUILD)/mistake/stage
 HELP += "progress         one table of every stage's exercises: done, failing, not started (your exercises/; STAGES=\"1 2\")"
 .PHONY: progress
 progress:
-	$(Q)tests/lib/progress.sh --stages "$(STAGES)"
+	$(Q)tests/lib/progress.sh --stages "$(GRADED_STAGES)"
 
 # A student build from another exercises directory, for check-progress:
 # PROGRESS_EX=DIR builds DIR/stageN into PROGRESS_BUILD/stageN (default
@@ -67,11 +67,11 @@ endif
 
 # check-progress - make progress on the skeletons (all not started), the
 # solutions (all done) and a copy of the solutions with one wrong (failing).
-HELP += "check-progress   make progress's own test: skeletons, solutions, one wrong solution (stages 1 and 2; check-progress-full all four)"
+HELP += "check-progress   make progress's own test: skeletons, solutions, one wrong solution (stages 1 and 2; check-progress-full every stage)"
 CHECK_TARGETS += check-progress
 .PHONY: check-progress check-progress-full
 check-progress check-progress-full: $(BUILD)/.deps-ok
-	$(Q)tests/lib/check-progress.sh $(BUILD)/progress-test "$(if $(filter %-full,$@),1 2 3 4,1 2)"
+	$(Q)tests/lib/check-progress.sh $(BUILD)/progress-test "$(if $(filter %-full,$@),$(GRADED_STAGES),$(filter 1 2,$(GRADED_STAGES)))"
 
 # check-hints - every exercise has its three levels, naming only what exists;
 # then the check itself, shown failing on broken copies.
@@ -117,12 +117,16 @@ check-warnings: $(BUILD)/.deps-ok $(GRADE_PREBUILD) $(GRADE_PREBUILD_STUDENT)
 	  tests/lib/check-warnings.sh $(BUILD)/check-warnings
 
 # check-first-screen - a student's first make check-stageN, in a copy of
-# the tree with a fresh build and the exercises make exercises writes: at
+# the tree with no results and the exercises make exercises writes: at
 # most 40 lines before the tally in every stage, every exercise listed
 # with its FILE:LINE and hint command, the log of every report; V=1 and
-# one exercise left (tests/lib/check-first-screen.sh).
+# one exercise left (tests/lib/check-first-screen.sh).  The copy starts
+# from this tree's student builds (the grader's prebuilt ones, which make
+# check's build step makes anyway) rather than compiling them again; only
+# a plain build/ can be lent, since the copy's make is a student's (gcc,
+# no SAN).
 HELP += "check-first-screen  the skeleton's first make check-stageN, every stage: at most 40 lines before the tally, the exercises listed"
 CHECK_TARGETS += check-first-screen
 .PHONY: check-first-screen
-check-first-screen: $(BUILD)/.deps-ok
-	$(Q)tests/lib/check-first-screen.sh $(abspath $(BUILD))/first-screen
+check-first-screen: $(BUILD)/.deps-ok $(if $(filter build,$(BUILD)),$(GRADE_PREBUILD) $(GRADE_PREBUILD_STUDENT) $(BUILD)/tools/trace2dot)
+	$(Q)tests/lib/check-first-screen.sh $(abspath $(BUILD))/first-screen $(if $(filter build,$(BUILD)),$(BUILD))
