@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "cdev.h"
+#include "delay.h"
 #include "module.h"
 #include "mutex.h"
 #include "slab.h"
@@ -9,6 +10,16 @@
 /* cdev_map - every added cdev; cdev_lock guards it and the lookups' gets. */
 static struct cdev *cdev_map;
 static DEFINE_MUTEX(cdev_lock);
+
+/*
+ * chrdev_read: a read of a file that was opened earlier reaches its driver
+ * this much later.  A scenario opens /dev/mouse0 with "cat ... &", unplugs
+ * the mouse meanwhile, and the read then runs as a read of a file held
+ * open across the unplug does (make real-kernel's "cat <&3").  Passed only
+ * when armed: a delay point is also a point where the explorer may switch
+ * tasks, and the stages' explored schedules stay what they were.
+ */
+DELAY_POINT(chrdev_read)
 
 void cdev_init(struct cdev *cdev, const struct file_operations *fops)
 {
@@ -135,6 +146,8 @@ ssize_t kernel_read(struct file *file, void *buf, size_t len, loff_t *pos)
 {
 	if (!file->f_op->read)
 		return -EINVAL;
+	if (delay_armed("chrdev_read"))
+		delay_point("chrdev_read");
 	return file->f_op->read(file, buf, len, pos);
 }
 

@@ -1,20 +1,27 @@
 #!/bin/bash
-# check.sh [--ksim-only] KSIM RUNDIR SCENARIO... - hold stage 4's predictions against ksim and Linux 6.1.
+# check.sh [--ksim-only] BUILD RUNDIR SCENARIO... - hold the workbook's predictions against ksim and Linux 6.1.
 #
 # RUNDIR holds each scenario's Linux console log (NAME.log, from boot.sh).
-# For each scenario this runs its ksim script one step at a time (steps.awk),
-# names what every step did on both sides (outcomes.awk), compares both with
-# predictions.tsv (compare.awk), checks the Linux console against
-# console.tsv, prints the table and every failure, and ends with
-# "N passed, M failed".  Exit status 0 if nothing failed, 1 otherwise,
-# 2 if a data file is malformed.
+# For each scenario this runs its ksim scripts one step at a time
+# (steps.awk) on BUILD/stageN/ksim, names what every step did on both sides
+# (outcomes.awk), compares both with predictions.tsv (compare.awk), checks
+# the Linux console against console.tsv, prints the table and every
+# failure, and ends with "N passed, M failed".  Exit status 0 if nothing
+# failed, 1 otherwise, 2 if a data file is malformed.
 #
-# --ksim-only holds the STAGE4 column against ksim alone, with no Linux
+# --ksim-only holds the KSIM column against ksim alone, with no Linux
 # logs and no console checks (make check-realkernel-predictions, part of
 # make check).
 #
-# A scenario whose script says "# ksim: none" runs on Linux only: stage 4
-# has nothing that stands for it, and each of its rows has STAGE4 "-".
+# A scenario's "# ksim: stageN SCRIPT..." line says which stage predicts
+# it (the first stage that has what it needs: stage 4 for sysfs, stage 5
+# for /dev) and which ksim scripts stand for it.  Most have one.  ksim
+# ends its run at the first oops (as a kernel booted with panic_on_oops
+# would), where Linux's default kills only the task that oopsed and the
+# script goes on: the rows after a predicted oops then need a second
+# script, a run of their own, whose steps follow the first's.  A scenario
+# whose script says "# ksim: none" runs on Linux only, and each of its
+# rows has KSIM "-".
 #
 # ksim runs under the controlled scheduler, on virtual time, as make check
 # grades every scenario: the windows the scripts hold open with a delay
@@ -27,36 +34,51 @@ if [ "${1:-}" = --ksim-only ]; then
 	only=ksim
 	shift
 fi
-ksim=$1 rundir=$2
+build=$1 rundir=$2
 shift 2
 here=code/realkernel
 results=$rundir/results.tsv
 : >"$results"
 fails=0 passes=0
+stages=
 for s in "$@"; do
 	guest=$here/scenarios/$s.sh
-	kscript=$(sed -n 's/^# ksim: *//p' "$guest" | head -n 1)
-	if [ -z "$kscript" ] || { [ "$kscript" != none ] && [ ! -f "$kscript" ]; }; then
-		echo "$guest:1:1: want a line '# ksim: PATH' naming an existing ksim script, or '# ksim: none'" >&2
+	read -r stage kscripts < <(sed -n 's/^# ksim: *//p' "$guest" | head -n 1) || :
+	bad=
+	case $stage in
+	none) [ -z "$kscripts" ] || bad=1 ;;
+	stage[1-9]) [ -n "$kscripts" ] || bad=1
+		for k in $kscripts; do [ -f "$k" ] || bad=1; done ;;
+	*) bad=1 ;;
+	esac
+	if [ -n "$bad" ]; then
+		echo "$guest:1:1: want a line '# ksim: stageN PATH...' naming the stage and its existing ksim scripts, or '# ksim: none'" >&2
 		exit 2
 	fi
-	if [ "$kscript" = none ]; then	# Linux only: every row's STAGE4 is "-"
+	if [ "$stage" = none ]; then	# Linux only: every row's KSIM is "-"
 		[ -n "$only" ] || [ ! -f "$rundir/$s.log" ] ||
 			awk -v side=linux -f $here/outcomes.awk $here/outcomes.tsv "$rundir/$s.log" |
 			sed "s/^/$s\tlinux\t/" >>"$results"
 		continue
 	fi
-	awk -v mode=ksim -v keys="$rundir/$s.ksim-keys" -f $here/steps.awk "$kscript" >"$rundir/$s.ksh" || exit 2
-	timeout 60 "$ksim" --sched nonpreemptive --echo "$rundir/$s.ksh" >"$rundir/$s.ksim.out" 2>&1
-	awk -v side=ksim -f $here/outcomes.awk $here/outcomes.tsv "$rundir/$s.ksim-keys" "$rundir/$s.ksim.out" |
-		sed "s/^/$s\tksim\t/" >>"$results"
+	stages="$stages $s=${stage#stage}"
+	ksim=$build/$stage/ksim
+	[ -x "$ksim" ] || { echo "check.sh: $s needs $ksim: make $ksim" >&2; exit 2; }
+	n=0
+	for k in $kscripts; do	# each a run of its own; its steps follow the run before
+		n=$((n + 1)) run=$rundir/$s.$n
+		awk -v mode=ksim -v keys="$run.ksim-keys" -f $here/steps.awk "$k" >"$run.ksh" || exit 2
+		timeout 60 "$ksim" --sched nonpreemptive --echo "$run.ksh" >"$run.ksim.out" 2>&1
+		awk -v side=ksim -f $here/outcomes.awk $here/outcomes.tsv "$run.ksim-keys" "$run.ksim.out" |
+			sed "s/^/$s\tksim\t/" >>"$results"
+	done
 	if [ -f "$rundir/$s.log" ]; then
 		awk -v side=linux -f $here/outcomes.awk $here/outcomes.tsv "$rundir/$s.log" |
 			sed "s/^/$s\tlinux\t/" >>"$results"
 	fi
 done
 
-out=$(awk -v only="$only" -v scenarios="$*" -f $here/compare.awk $here/predictions.tsv "$results") || exit 2
+out=$(awk -v only="$only" -v scenarios="$*" -v stages="$stages" -f $here/compare.awk $here/predictions.tsv "$results") || exit 2
 sed '/^CHECKS /d' <<<"$out"
 read -r _ p f < <(grep '^CHECKS ' <<<"$out")
 passes=$((passes + p)) fails=$((fails + f))

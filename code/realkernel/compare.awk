@@ -1,20 +1,26 @@
 # compare.awk - hold predictions.tsv against what ksim and Linux did; print the table.
 #
-#   awk [-v scenarios="A B"] -f compare.awk predictions.tsv RESULTS
+#   awk [-v scenarios="A B"] [-v stages="A=4 B=5"] -f compare.awk predictions.tsv RESULTS
 #
 # RESULTS has one line per step that ran: "SCENARIO<TAB>SIDE<TAB>KEY<TAB>OUTCOME",
 # SIDE ksim or linux, in the order the steps ran.  A scenario none of whose
-# rows ksim runs (STAGE4 "-" on each) needs no ksim steps: Linux only.
+# rows ksim runs (KSIM "-" on each) needs no ksim steps: Linux only.
+# stages names the stage whose ksim ran each scenario (its "# ksim:"
+# line), for the table and the failures.
 # Prints the table, then every failure as "FAIL SCENARIO: 'COMMAND': ...",
 # then "CHECKS N M" (rows and set-ups that held, and did not).  With
-# -v only=ksim the Linux side is left out: each row's STAGE4 against ksim,
+# -v only=ksim the Linux side is left out: each row's KSIM against ksim,
 # nothing else.  With -v scenarios, only the rows of the scenarios it names
 # are held (make real-kernel SCENARIOS=..., where the others did not run).
-BEGIN { FS = "\t"; nrows = 0 }
+BEGIN {
+	FS = "\t"; nrows = 0
+	n = split(stages, st, " ")
+	for (i = 1; i <= n; i++) { eq = index(st[i], "="); stage_of[substr(st[i], 1, eq - 1)] = substr(st[i], eq + 1) }
+}
 function expected(r, side) {
-	if (side == "ksim") return stage4[r]
+	if (side == "ksim") return pred[r]
 	if (only == "ksim") return "-"
-	return linux[r] == "=" ? stage4[r] : linux[r]
+	return linux[r] == "=" ? pred[r] : linux[r]
 }
 FILENAME == ARGV[1] {
 	if ($0 ~ /^#/ || $0 == "") next
@@ -22,11 +28,11 @@ FILENAME == ARGV[1] {
 	if ($3 !~ /^(ok|in-use|ENODEV|ENOENT|oops|hung|warning|-)$/ || $4 !~ /^(ok|in-use|ENODEV|ENOENT|oops|hung|warning|-|=)$/) {
 		printf "%s:%d:1: an outcome is one of ok in-use ENODEV ENOENT oops hung warning (or -, =)\n", FILENAME, FNR > "/dev/stderr"; bad = 1
 	}
-	if ($4 != "=" && $5 == "") { printf "%s:%d:1: LINUX differs from STAGE4 but WHY is empty\n", FILENAME, FNR > "/dev/stderr"; bad = 1 }
+	if ($4 != "=" && $5 == "") { printf "%s:%d:1: LINUX differs from KSIM but WHY is empty\n", FILENAME, FNR > "/dev/stderr"; bad = 1 }
 	if ($3 == "-" && $4 == "-") { printf "%s:%d:1: a row that neither side runs\n", FILENAME, FNR > "/dev/stderr"; bad = 1 }
 	if (scenarios != "" && index(" " scenarios " ", " " $1 " ") == 0) next	# not run this time
 	r = ++nrows
-	scen[r] = $1; cmd[r] = $2; stage4[r] = $3; linux[r] = $4; why[r] = $5; line[r] = FNR
+	scen[r] = $1; cmd[r] = $2; pred[r] = $3; linux[r] = $4; why[r] = $5; line[r] = FNR
 	iskey[$1 SUBSEP $2] = 1
 	if ($3 != "-") needs_ksim[$1] = 1
 	if (!($1 in seen)) { seen[$1] = 1; order[++nscen] = $1 }
@@ -51,11 +57,12 @@ bad { exit 2 }
 	did[r, side] = got
 }
 function fail(msg) { failures[++nfail] = msg }
+function stage(s) { return s in stage_of ? stage_of[s] : "-" }
 function show(r, side) { return expected(r, side) == "-" ? "-" : ((r, side) in did ? did[r, side] : "(not run)") }
 END {
 	if (bad) exit 2
 	pass = 0; failed = 0
-	printf "%-22s %-46s %-8s %-8s %-10s %s\n", "SCENARIO", "COMMAND", "STAGE 4", "KSIM", "LINUX 6.1", ""
+	printf "%-22s %-46s %-5s %-8s %-8s %-10s %s\n", "SCENARIO", "COMMAND", "STAGE", "PREDICTS", "KSIM", "LINUX 6.1", ""
 	for (r = 1; r <= nrows; r++) {
 		ok = 1
 		for (k = 1; k <= 2; k++) {
@@ -67,16 +74,16 @@ END {
 				ok = 0; fail("FAIL " scen[r] ": '" cmd[r] "' never ran on " side " (predictions.tsv line " line[r] ")")
 			} else if (did[r, side] != e) {
 				ok = 0
-				fail("FAIL " scen[r] ": '" cmd[r] "': " (side == "ksim" ? "stage 4 predicts " : "the table expects Linux 6.1 to give ") \
+				fail("FAIL " scen[r] ": '" cmd[r] "': " (side == "ksim" ? "stage " stage(scen[r]) " predicts " : "the table expects Linux 6.1 to give ") \
 					e ", " (side == "ksim" ? "ksim" : "Linux 6.1") " did " did[r, side] " (predictions.tsv line " line[r] ")")
 			}
 		}
 		if (only == "ksim")
-			mark = !ok ? "FAIL" : (stage4[r] == "-" ? "Linux only" : "as predicted")
+			mark = !ok ? "FAIL" : (pred[r] == "-" ? "Linux only" : "as predicted")
 		else
 			mark = !ok ? "FAIL" : (linux[r] == "=" ? "agree" : "explained [" ++nnote "]")
 		if (ok && linux[r] != "=" && only != "ksim") note[nnote] = why[r]
-		printf "%-22s %-46s %-8s %-8s %-10s %s\n", scen[r], cmd[r], stage4[r], show(r, "ksim"), show(r, "linux"), mark
+		printf "%-22s %-46s %-5s %-8s %-8s %-10s %s\n", scen[r], cmd[r], pred[r] == "-" ? "-" : stage(scen[r]), pred[r], show(r, "ksim"), show(r, "linux"), mark
 		if (ok) pass++; else failed++
 	}
 	for (i = 1; i <= nnote; i++) printf "  [%d] %s\n", i, note[i]

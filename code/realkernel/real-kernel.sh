@@ -8,14 +8,15 @@
 #   3. our test modules (module/selfremove.c, module/naivechr.c) built against its headers;
 #   4. a busybox initramfs with the scenarios' runners (steps.awk, mkinitramfs.sh);
 #   5. one VM per scenario, JOBS at a time, each with a hard time limit (boot.sh);
-#   6. the check: stage 4's predictions against ksim and the consoles (check.sh).
+#   6. the check: the predictions of stages 4 and 5 against their ksim and the
+#      consoles (check.sh).
 #
 # Environment: SCENARIOS="a b" runs only those; ACCEL=kvm (default tcg);
 # JOBS (default: the number of CPUs); TIMEOUT per VM in seconds (default 240).
 set -euo pipefail
 here=code/realkernel
 B=build/real-kernel
-ksim=${KSIM:-build/stage4/ksim}
+build=${BUILD:-build}
 start=$(date +%s)
 
 code/tools/deps.sh qemu-system-x86 busybox-static kmod cpio
@@ -62,8 +63,10 @@ for m in $modules; do kos="$kos $mod/$m.ko"; done
 $here/mkinitramfs.sh "$kdir" "$abi" "$B/run" "$B/initramfs.gz" $kos
 echo "  INITRD  $B/initramfs.gz ($(du -k "$B/initramfs.gz" | cut -f1) KB)"
 [ -f "$B/disk.img" ] || truncate -s 64M "$B/disk.img"
-# A build of stage 4 (make builds it before this script runs).
-[ -x "$ksim" ] || { echo "real-kernel: $ksim is missing: make build/stage4/ksim" >&2; exit 1; }
+# The builds of the stages that predict (make builds them before this script runs).
+for st in $(sed -n 's/^# ksim: *\(stage[0-9]*\) .*/\1/p' $here/scenarios/*.sh | sort -u); do
+	[ -x "$build/$st/ksim" ] || { echo "real-kernel: $build/$st/ksim is missing: make $build/$st/ksim" >&2; exit 1; }
+done
 
 vm_start=$(date +%s)
 echo "  BOOT    $(wc -w <<<"$scenarios") VMs of Linux $abi (${ACCEL:-tcg}), ${JOBS:-$(nproc)} at a time"
@@ -74,7 +77,7 @@ printf '%s\n' $scenarios | xargs -P "${JOBS:-$(nproc)}" -I{} sh -c \
 echo "  (VMs: $(($(date +%s) - vm_start)) s)"
 
 status=0
-$here/check.sh "$ksim" "$B/run" $scenarios >"$B/check.out" || status=$?
+$here/check.sh "$build" "$B/run" $scenarios >"$B/check.out" || status=$?
 # The book shows a recorded table (record.sh): one more check, that it is
 # still what a run prints, when every scenario ran.
 read -r p f < <(tail -n 1 "$B/check.out" | sed -n 's/^real-kernel: \([0-9]*\) passed, \([0-9]*\) failed$/\1 \2/p')

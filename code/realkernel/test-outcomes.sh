@@ -111,16 +111,42 @@ compare "a scenario whose rows are all Linux only needs no ksim steps" </dev/nul
 R="both${T}linux${T}rmmod ahci${T}ok
 linuxonly${T}linux${T}cat <&3${T}ok
 "
-compare "a scenario with a STAGE4 row still needs ksim's steps" <<'W'
-both                   rmmod ahci                                     ok       (not run) ok         FAIL
+compare "a scenario with a KSIM row still needs ksim's steps" -v stages=both=4 <<'W'
+both                   rmmod ahci                                     4     ok       (not run) ok         FAIL
 FAIL both: no steps from ksim (see its log)
 W
 R="linuxonly${T}linux${T}cat <&3${T}ok
 "
 compare "SCENARIOS=: the rows of a scenario that did not run are not held" -v scenarios=linuxonly </dev/null
-compare "without SCENARIOS= they are" <<'W'
-both                   rmmod ahci                                     ok       (not run) (not run)  FAIL
+compare "without SCENARIOS= they are" -v stages=both=4 <<'W'
+both                   rmmod ahci                                     4     ok       (not run) (not run)  FAIL
 FAIL both: no steps from ksim (see its log)
+W
+
+# A scenario's rows after ksim's first oops come from a second run
+# (check.sh): its set-up and its rows follow the first run's, and the
+# failures name the stage that predicts the scenario.
+P="uaf${T}cat <&3${T}oops${T}ok${T}SLUB poisons, ksim fences
+uaf${T}echo 1 >&3${T}oops${T}=${T}
+"
+R="uaf${T}ksim${T}insmod mousedev_naive${T}ok
+uaf${T}ksim${T}cat <&3${T}oops
+uaf${T}ksim${T}insmod mousedev_naive${T}ok
+uaf${T}ksim${T}echo 1 >&3${T}oops
+uaf${T}linux${T}cat <&3${T}ok
+uaf${T}linux${T}echo 1 >&3${T}oops
+"
+compare "a second ksim run's steps follow the first's" -v stages=uaf=5 </dev/null
+R="uaf${T}ksim${T}insmod mousedev_naive${T}ok
+uaf${T}ksim${T}cat <&3${T}ok
+uaf${T}linux${T}cat <&3${T}ok
+uaf${T}linux${T}echo 1 >&3${T}oops
+"
+compare "the stage that predicts a row is named where ksim differs" -v stages=uaf=5 <<'W'
+uaf                    cat <&3                                        5     oops     ok       ok         FAIL
+uaf                    echo 1 >&3                                     5     oops     (not run) oops       FAIL
+FAIL uaf: 'cat <&3': stage 5 predicts oops, ksim did ok (predictions.tsv line 1)
+FAIL uaf: 'echo 1 >&3' never ran on ksim (predictions.tsv line 2)
 W
 
 echo "realkernel-scripts: $pass passed, $fail failed"

@@ -51,7 +51,7 @@ static const struct {
 	{ "kill_without_jobs", "4:6", "no job %% can exist here" },
 	{ "kill_beyond_jobs", "5:6", "no job %2 can exist here: 1 job started" },
 	{ "unknown_errno", "5:13", "unknown errno name 'ENODEVICE'" },
-	{ "unknown_delay_point", "4:7", "unknown delay point 'no_such_point'; this stage has: demo_read, demo_slow_store" },
+	{ "unknown_delay_point", "4:7", "unknown delay point 'no_such_point'; this stage has: chrdev_read, demo_read, demo_slow_store" },
 	{ "bad_number", "4:24", "'one' is not a count" },
 	{ "empty_command", "4:6", "empty command" },
 	{ "leading_semicolon", "4:1", "empty command before ';'" },

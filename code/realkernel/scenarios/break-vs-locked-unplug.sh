@@ -1,4 +1,4 @@
-# ksim: code/realkernel/scenarios/break-vs-locked-unplug.ksh
+# ksim: stage4 code/realkernel/scenarios/break-vs-locked-unplug.ksh
 # The same meeting as self-vs-locked-unplug, with the store written
 # as SCSI's delete (sdev_store_delete()) and s390's PCI recover
 # (recover_store()) are: break the active protection by hand (which also

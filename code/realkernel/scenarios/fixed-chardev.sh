@@ -1,6 +1,6 @@
-# ksim: none
-# Linux only until stage 5 (see predictions.tsv).  naive-chardev's lines
-# against the fixed driver: the open file finds the data revoked.
+# ksim: stage5 code/realkernel/scenarios/fixed-chardev.ksh
+# naive-chardev's lines against the fixed driver: the open file finds the
+# data revoked.  Stage 5 predicts it with its fixed mousedev.
 modprobe naivechr fixed=1
 cat /dev/naivechr
 exec 3<> /dev/naivechr

@@ -1,4 +1,4 @@
-# ksim: code/realkernel/scenarios/held-open-read.ksh
+# ksim: stage4 code/realkernel/scenarios/held-open-read.ksh
 # A file opened before its device goes and read after: ENODEV, from
 # kernfs, without calling the driver's show().
 modprobe selfremove way=self name=pci0

@@ -1,7 +1,8 @@
-# ksim: none
-# Linux only until stage 5 (see predictions.tsv): stage 4's ksim has no
-# character devices.  A file of /dev/naivechr opened while the driver is
-# bound, used after unbind: the naive driver reads its freed data.
+# ksim: stage5 code/realkernel/scenarios/naive-chardev.ksh code/realkernel/scenarios/naive-chardev-write.ksh
+# A file of /dev/naivechr opened while the driver is bound, used after
+# unbind: the naive driver reads its freed data.  Stage 5 predicts it with
+# mousedev_naive; ksim's run ends at the read's oops, so the write's
+# prediction is a second run (check.sh).
 modprobe naivechr
 cat /dev/naivechr
 exec 3<> /dev/naivechr

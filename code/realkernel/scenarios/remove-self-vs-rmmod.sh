@@ -1,4 +1,4 @@
-# ksim: code/realkernel/scenarios/remove-self-vs-rmmod.ksh
+# ksim: stage4 code/realkernel/scenarios/remove-self-vs-rmmod.ksh
 # A self-removing store whose code is in a module, and an rmmod while the
 # store is still running after the removal (delay_ms keeps it there).
 # Nothing waits for that store any more: not the drain, and not the module

@@ -1,4 +1,4 @@
-# ksim: code/scenarios/remove-self.ksh
+# ksim: stage4 code/scenarios/remove-self.ksh
 # An attribute that removes its own device with device_remove_file_self().
 # Our module names its device and files as stage 4's PCI device, so the
 # lines are stage 4's own.

@@ -1,4 +1,4 @@
-# ksim: code/scenarios/seed-example1.ksh
+# ksim: stage4 code/scenarios/seed-example1.ksh
 # Seed example 1, its second line verbatim, on Linux 6.1.  Its first line
 # (insmod of four .ko files) cannot run verbatim: since 2007 scsi_common,
 # libahci and sd_mod's checksum modules were split out, so modprobe loads

@@ -1,4 +1,4 @@
-# ksim: code/realkernel/scenarios/seed-example2-write.ksh
+# ksim: stage4 code/realkernel/scenarios/seed-example2-write.ksh
 # Seed example 2, and then the held file is written, after every module of
 # the disk's stack is gone: the write finds the attribute's node deactivated
 # and fails with ENODEV, in kernfs, before any code of the gone modules

@@ -1,4 +1,4 @@
-# ksim: code/scenarios/seed-example2.ksh
+# ksim: stage4 code/scenarios/seed-example2.ksh
 # Seed example 2 with the file really held open.  The mail's
 # "cat > .../delete &" typed at a terminal keeps the terminal as cat's
 # input; in a script, a background job's input is /dev/null, and cat would

@@ -1,4 +1,4 @@
-# ksim: code/realkernel/scenarios/self-vs-locked-unplug.ksh
+# ksim: stage4 code/realkernel/scenarios/self-vs-locked-unplug.ksh
 # PCI's remove file against a hotplug unplug, on our module: the unplug
 # holds selfremove_lock across the device's removal (as pciehp holds
 # pci_rescan_remove_lock); the store removes its own file with
