@@ -269,10 +269,14 @@ static _Atomic(struct obj *) cur;
 static atomic_bool stop;
 static atomic_long reads;
 
+/*
+ * free_reader - a plain thread, not a task: task_init_main() is for the
+ * test's one main thread (it links one static task, which three threads
+ * would link three times, the task list then a cycle).
+ */
 static void *free_reader(void *arg)
 {
 	(void)arg;
-	task_init_main("reader");
 	while (!atomic_load(&stop)) {
 		int idx = srcu_read_lock(&ss);
 		struct obj *o = atomic_load(&cur);
