@@ -383,12 +383,16 @@ static void slot_start(struct dfs_slot *s, struct plan *p)
 		worker(&s->rn, p);
 }
 
-/*
- * explore_dfs_parallel - rn's dfs by o->jobs workers; the failing run's
- * status (its page and output left in rn's, rn->sh->run its number in the
- * sequential order), else 0 with *exhausted as the sequential search
- * would leave it.  *subtrees: how many parts the workers searched (besides
- * the first runs that split the search).
+/**
+ * explore_dfs_parallel - rn's dfs by rn->o->jobs worker processes at once
+ * @rn: the search (its bound, harness, options); its page and output get the failing run's
+ * @t0: when the search began, for the progress line
+ * @exhausted: set as the sequential search would leave it
+ * @subtrees: set to how many parts the workers searched (besides the first runs that split it)
+ *
+ * Context: the explorer's process; forks and waits for its workers.
+ * Return: the failing run's exit status (rn->sh->run its number in the
+ * sequential order), else 0.
  */
 int explore_dfs_parallel(struct runner *rn, double t0, bool *exhausted, long *subtrees)
 {

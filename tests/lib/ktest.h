@@ -49,17 +49,23 @@ TCase *ktest_case(Suite *s, const char *name, double timeout);
 #define KTEST_SLOWDOWN 1
 #endif
 
-/*
+/**
  * ktest_tree_cpu - seconds of CPU used by this process, its waited-for
- * children and its live descendants (ktest_cpu.c); -1 without /proc.
+ * children and its live descendants (ktest_cpu.c)
+ *
+ * Context: any thread; reads /proc once per process on the machine.
+ * Return: the seconds, or -1 if /proc cannot be read.
  */
 double ktest_tree_cpu(void);
 
-/*
- * ktest_counted - what a tick of wall seconds in which the test's
- * processes had cpu seconds counts against its time limit: the CPU time
- * (at most the wall time) if it is at least 1% of the tick, else the
- * whole tick (the test waited on itself).
+/**
+ * ktest_counted - what a tick counts against a test's time limit
+ * @wall: the tick's seconds on the clock
+ * @cpu: the seconds of CPU the test's processes had in it
+ *
+ * Context: any; never sleeps.
+ * Return: @cpu (at most @wall) if it is at least 1% of @wall, else @wall
+ * (the test waited on itself: a deadlock, a sleep).
  */
 double ktest_counted(double wall, double cpu);
 
