@@ -159,6 +159,26 @@ static const struct explore_harness abab = {
 	.check = abab_check,
 };
 
+/* three bystanders - a clean harness with many schedules: atomic increments are never lost. */
+static void increments_setup(void)
+{
+	atomic_set(&noise, 0);
+}
+
+static void increments_check(void)
+{
+	explore_assert(atomic_read(&noise) == 36, "3 tasks made 36 atomic increments, and noise is %d",
+		       atomic_read(&noise));
+}
+
+static const struct explore_harness increments = {
+	.name = "atomic-increments",
+	.claim = "no atomic increment is lost",
+	.setup = increments_setup,
+	.tasks = { { "b0", bystander, NULL }, { "b1", bystander, NULL }, { "b2", bystander, NULL } },
+	.check = increments_check,
+};
+
 static void boot(void)
 {
 	static bool booted;
@@ -382,6 +402,53 @@ START_TEST(a_search_reports_the_same_failure_with_one_worker_or_several)
 }
 END_TEST
 
+/*
+ * make explore-stageN runs dfs by one worker per CPU too, the search split
+ * into subtrees that the workers take in order: it must run the schedules
+ * the sequential search runs, count them the same, and report the failing
+ * run that search meets first, shrunk to the same schedule.  The clean
+ * search must be split (else this compares the search with itself); the
+ * slow lost update has failures that take 100 ms beside ones that take
+ * none, so a later subtree's failure often ends first.  A search cut by
+ * its cap (runs) counts the schedules the search in order runs first.
+ */
+START_TEST(a_bounded_search_by_several_workers_is_the_search_in_order)
+{
+	static const struct {
+		const struct explore_harness *h;
+		const char *s;
+		long runs;
+	} cases[] = {
+		{ &increments, "dfs:1", 100000 }, { &increments, "dfs:1", 100 },	/* all 613, and the first 100 */
+		{ &lost_update, "dfs:1", 100000 }, { &slow_lost_update, "dfs:2", 100000 }, { &abab, "dfs:2", 100000 },
+	};
+	struct explore_result one, many;
+
+	explore_boot_hook = boot;
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		struct explore_opts o = { .strategy = cases[i].s, .runs = 100000, .quiet = true, .jobs = 0 };
+		int got = explore(cases[i].h, &o, &one);
+
+
+		ck_assert_msg(got == 1 ? one.runs > 2 : one.exhausted, "%s %s: %ld schedules, %s", cases[i].h->name,
+			      o.strategy, one.runs, got ? "fails too soon to test an order" : "not exhausted");
+		for (o.jobs = 1; o.jobs <= 3; o.jobs++) {
+			ck_assert_int_eq(explore(cases[i].h, &o, &many), got);
+			ck_assert_msg(many.subtrees > 2, "%s %s by %d workers: split into %ld subtrees only",
+				      cases[i].h->name, o.strategy, o.jobs, many.subtrees);
+			ck_assert_msg(many.runs == one.runs && many.exhausted == one.exhausted &&
+				      strcmp(many.replay, one.replay) == 0 && many.status == one.status &&
+				      many.preemptions == one.preemptions,
+				      "%s %s: in order %ld schedules%s, status %d, replay '%s'; by %d workers (%ld "
+				      "subtrees) %ld%s, status %d, replay '%s'", cases[i].h->name, o.strategy, one.runs,
+				      one.exhausted ? " (all)" : "", one.status, one.replay, o.jobs, many.subtrees,
+				      many.runs, many.exhausted ? " (all)" : "", many.status, many.replay);
+			ck_assert_str_eq(many.output, one.output);
+		}
+	}
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("explorer");
@@ -394,5 +461,6 @@ int main(void)
 	tcase_add_test(tc, a_shrunk_schedule_fails_no_more_without_its_last_decision);
 	tcase_add_test(tc, a_replay_is_the_same_run_byte_for_byte);
 	tcase_add_test(tc, a_search_reports_the_same_failure_with_one_worker_or_several);
+	tcase_add_test(tc, a_bounded_search_by_several_workers_is_the_search_in_order);
 	return ktest_main(s);
 }

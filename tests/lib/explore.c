@@ -63,6 +63,9 @@ int explore(const struct explore_harness *h, const struct explore_opts *o, struc
 	} else if (o->jobs > 0 && rn.bound < 0) {
 		status = explore_parallel(&rn, t0);
 		r->runs = rn.sh->run + (status != 0);
+	} else if (o->jobs > 0) {
+		status = explore_dfs_parallel(&rn, t0, &r->exhausted, &r->subtrees);
+		r->runs = rn.sh->run + (status != 0);
 	} else {
 		while (rn.sh->run < o->runs && !rn.sh->exhausted) {
 			long before = rn.sh->run;

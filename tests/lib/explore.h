@@ -67,7 +67,10 @@ struct explore_opts {
 	 * time (check-stageN's plans).  N > 0 splits them into chunks of batch
 	 * runs (0: EXPLORE_BATCH), run by N worker processes at once, and
 	 * reports the failing run of lowest number, so the result is the same
-	 * for every N (explore_par.c).  dfs always searches in order.
+	 * for every N (explore_par.c).  dfs: 0 searches in order, in one
+	 * process at a time; N > 0 splits the search into subtrees, searched
+	 * by N worker processes at once, and counts and reports what the
+	 * search in order would (explore_dfs.c).
 	 */
 	int jobs;
 	long batch;
@@ -77,6 +80,7 @@ struct explore_result {
 	long runs;
 	long failures;			/* 0 or 1: exploration stops at the first */
 	bool exhausted;			/* dfs: every schedule within the bound was run */
+	long subtrees;			/* dfs with jobs: the parts the workers searched */
 	double seconds;
 	int status;			/* the failing run's exit status (128 + signal if killed) */
 	char replay[4096];		/* the shortest failing schedule, "replay:..." */
@@ -109,8 +113,9 @@ extern void (*explore_boot_hook)(void);
 /*
  * explore_main - the explorer's command line, for `make explore-stageN`:
  *	PROG --explore [--harness NAME] [--sched S]... [--runs N] [--seed N] [--trace DIR] [--jobs N]
- * Without --sched: pct:2 and pct:3 (RUNS each) and dfs:2; pct and random by N
- * workers at once (default: one per CPU), with the same result for any N.  Exit 0 if every
+ * Without --sched: pct:2 and pct:3 (RUNS each) and dfs:2, by N workers at
+ * once (default: one per CPU; 0: dfs in order, in one process at a time),
+ * with the same result for any N.  Exit 0 if every
  * harness passed every schedule, 1 if one failed, 2 for bad arguments.
  */
 int explore_main(int argc, char **argv, const struct explore_harness *const *hs, int n);

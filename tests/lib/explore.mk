@@ -10,7 +10,8 @@ RUNS ?= 100000
 SEED ?= 1
 HARNESS ?=
 SCHED ?=
-# JOBS: worker processes for pct and random (default: one per CPU); the result is the same for any.
+# JOBS: worker processes (default: one per CPU); the result is the same for any.  JOBS=0: dfs in
+# order in one process at a time, as check-stageN runs it.
 JOBS ?=
 EXPLORE_STAGES := $(patsubst tests/stage%/test_explore.c,%,$(wildcard tests/stage*/test_explore.c))
 

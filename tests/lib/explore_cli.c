@@ -49,8 +49,8 @@ int explore_main(int argc, char **argv, const struct explore_harness *const *hs,
 			return 2;
 		}
 	}
-	if (jobs < 1)
-		jobs = 1;
+	if (jobs < 0)
+		jobs = 0;	/* 0: the sequential search, in one worker process at a time */
 	if (!nsched) {
 		scheds[nsched++] = "pct:2";
 		scheds[nsched++] = "pct:3";

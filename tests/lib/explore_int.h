@@ -31,6 +31,8 @@ struct explore_shared {
 	int8_t forced[SCHED_LOG_MAX];	/* the run's forced prefix (dfs, replay) */
 	unsigned long nforced;
 	unsigned long depth;		/* dfs: the stack's height */
+	unsigned long floor;		/* dfs: the stack never drops below this (a subtree's forced prefix) */
+	long item;			/* parallel dfs: the subtree this worker is in, or -1 */
 	struct dfs_node stack[SCHED_LOG_MAX];
 };
 
@@ -57,6 +59,9 @@ void explore_run_output(const struct runner *rn, char *buf, size_t len);
 /* explore_par.c: the schedules of a pct or random search, in chunks, by several workers at once. */
 int explore_parallel(struct runner *rn, double t0);
 void explore_progress(const struct runner *rn, long runs, double t0);
+
+/* explore_dfs.c: a bounded dfs by several workers at once, split into subtrees. */
+int explore_dfs_parallel(struct runner *rn, double t0, bool *exhausted, long *subtrees);
 
 /* explore_search.c: which schedule runs next. */
 bool explore_next_schedule(const struct runner *rn, struct sched_strategy *st);

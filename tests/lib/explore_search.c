@@ -18,7 +18,7 @@ bool explore_next_schedule(const struct runner *rn, struct sched_strategy *st)
 
 	*st = rn->base;
 	if (rn->bound >= 0) {
-		long n = sh->run == 0 ? 0 : dfs_next(sh, rn->bound);
+		long n = sh->run == 0 ? (long)sh->floor : dfs_next(sh, rn->bound);
 
 		if (n < 0) {
 			sh->exhausted = true;
@@ -35,10 +35,15 @@ bool explore_next_schedule(const struct runner *rn, struct sched_strategy *st)
 	return true;
 }
 
-/* The next DFS schedule into sh->forced; its length, or -1 when the bounded space is exhausted. */
+/*
+ * The next DFS schedule into sh->forced; its length, or -1 when the bounded
+ * space is exhausted.  The first run of a search forces sh->forced's first
+ * sh->floor decisions (none for a whole search, a subtree's prefix for a
+ * part of one, explore_dfs.c), and no later run changes them.
+ */
 static long dfs_next(struct explore_shared *sh, int bound)
 {
-	while (sh->depth > 0) {
+	while (sh->depth > sh->floor) {
 		struct dfs_node *nd = &sh->stack[sh->depth - 1];
 
 		for (int a = 0; a < SCHED_MAX_TASKS; a++) {

@@ -137,7 +137,39 @@ static void redirect_output(const char *dir)
 	setvbuf(stdout, NULL, _IOLBF, 0);
 }
 
-static double test_limit;	/* this test's seconds until the timer fires */
+/*
+ * A test's time limit counts the time the test had, not the time that
+ * passed: on a machine loaded by other builds a test that gets a tenth of
+ * a CPU takes ten times as long and has done nothing wrong.  Every TICK_S
+ * the fixture's timer reads the CPU time of the test's processes
+ * (ktest_tree_cpu(), less what the timer's own reading cost).  A tick in
+ * which they had at least IDLE_SHARE of a CPU counts the CPU time they
+ * had (at most the tick): the test was running, or waiting for a CPU.  A
+ * tick in which they had less counts whole: the test was waiting on
+ * itself, a deadlock, or on a sleep.  So a deadlock or a busy loop runs
+ * out of time as it always did, and a test slowed by the machine's load
+ * does not.  A test that polls for ever, a little CPU every tick, is
+ * stopped by the wall clock at WALL_TIMES its limit.
+ */
+#define TICK_S 1
+#define IDLE_SHARE 0.01
+#define WALL_TIMES 8
+
+static double test_limit;	/* this test's seconds of counted time */
+static double counted, last_cpu, last_wall, first_wall, reading;
+
+double ktest_counted(double wall, double cpu)
+{
+	return cpu >= IDLE_SHARE * wall ? (cpu < wall ? cpu : wall) : wall;
+}
+
+static double wall_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
 
 /* Print every live simulated task's call trace, as khungtaskd would. */
 static void dump_tasks(void)
@@ -163,27 +195,48 @@ static void dump_tasks(void)
 	pthread_mutex_unlock(&tasks_lock);
 }
 
-/* The test's own timer: a second before Check would kill it without a word. */
-static void out_of_time(union sigval unused)
+/* The test ran out of its time: say so, with the simulated tasks' call traces, and fail. */
+static void out_of_time(double wall)
 {
-	(void)unused;
-	fprintf(stderr, "ktest: %s is still running after %.0f s; the simulated tasks' call traces:\n",
-		tcase_name() ? tcase_name() : "the test", test_limit);
+	fprintf(stderr, "ktest: %s is still running after %.0f s (%.0f s on the clock); the simulated tasks' "
+		"call traces:\n", tcase_name() ? tcase_name() : "the test", counted, wall);
 	dump_tasks();
 	ktest_hang_charge(test_limit);
 	ck_abort_msg("ran out of time after %.0f s: an endless loop, or a wait that nothing ends? "
 		     "(its output ends with the simulated tasks' call traces)", test_limit);
 }
 
+/* The test's own timer: count the tick, and stop the test before Check would kill it without a word. */
+static void tick(union sigval unused)
+{
+	struct timespec t0, t1;
+	double wall = wall_now(), cpu, dw, dc;
+
+	(void)unused;
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t0);
+	cpu = ktest_tree_cpu();
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t1);
+	dw = wall - last_wall;
+	dc = cpu - last_cpu - reading;
+	/* This reading's cost shows in the next tick's CPU time: not the test's. */
+	reading = (t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9;
+	counted += cpu >= 0 ? ktest_counted(dw, dc) : dw;
+	last_wall = wall;
+	last_cpu = cpu;
+	if (counted >= test_limit || wall - first_wall >= WALL_TIMES * test_limit)
+		out_of_time(wall - first_wall);
+}
+
 static void arm_timer(double limit)
 {
-	struct sigevent se = { .sigev_notify = SIGEV_THREAD, .sigev_notify_function = out_of_time };
-	struct itimerspec its = { { 0, 0 }, { 0, 0 } };
+	struct sigevent se = { .sigev_notify = SIGEV_THREAD, .sigev_notify_function = tick };
+	struct itimerspec its = { { TICK_S, 0 }, { TICK_S, 0 } };
 	timer_t timer;
 
 	test_limit = limit;
-	its.it_value.tv_sec = (time_t)limit;
-	its.it_value.tv_nsec = (long)((limit - (time_t)limit) * 1e9);
+	counted = reading = 0;
+	first_wall = last_wall = wall_now();
+	last_cpu = ktest_tree_cpu();
 	if (timer_create(CLOCK_MONOTONIC, &se, &timer) == 0)
 		timer_settime(timer, 0, &its, NULL);
 }
@@ -230,7 +283,8 @@ TCase *ktest_case(Suite *s, const char *name, double timeout)
 	}
 	case_timeout[ncases] = timeout;
 	tcase_add_checked_fixture(tc, setups[ncases++], NULL);
-	tcase_set_timeout(tc, timeout);
+	/* Check's own limit is the wall clock's: past what ktest's timer allows (see tick()). */
+	tcase_set_timeout(tc, timeout * WALL_TIMES + 1);
 	suite_add_tcase(s, tc);
 	return tc;
 }

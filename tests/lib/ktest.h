@@ -25,7 +25,10 @@ int ktest_main(Suite *s);
  *  - a second before its time limit, a test still running prints the call
  *    trace of every simulated task (what a hang looks like from inside)
  *    and fails with "ran out of time" instead of Check's bare "Test
- *    timeout expired";
+ *    timeout expired"; the limit counts the time the test had, not the
+ *    time that passed: CPU time while it runs or waits for a CPU, clock
+ *    time while it waits on itself (a deadlock, a sleep), so a machine
+ *    under load slows a test without failing it (ktest.c);
  *  - with $KTEST_HANG_FILE set, the seconds lost to tests that ran out of
  *    time, and to runs of ksim that hung where the test did not want a
  *    hang (ck_assert_status()), are added up there, across the suites and
@@ -45,6 +48,26 @@ TCase *ktest_case(Suite *s, const char *name, double timeout);
 #else
 #define KTEST_SLOWDOWN 1
 #endif
+
+/**
+ * ktest_tree_cpu - seconds of CPU used by this process, its waited-for
+ * children and its live descendants (ktest_cpu.c)
+ *
+ * Context: any thread; reads /proc once per process on the machine.
+ * Return: the seconds, or -1 if /proc cannot be read.
+ */
+double ktest_tree_cpu(void);
+
+/**
+ * ktest_counted - what a tick counts against a test's time limit
+ * @wall: the tick's seconds on the clock
+ * @cpu: the seconds of CPU the test's processes had in it
+ *
+ * Context: any; never sleeps.
+ * Return: @cpu (at most @wall) if it is at least 1% of @wall, else @wall
+ * (the test waited on itself: a deadlock, a sleep).
+ */
+double ktest_counted(double wall, double cpu);
 
 /* ktest_hang_left - seconds left of the run's hang budget (a large number without $KTEST_HANG_FILE). */
 double ktest_hang_left(void);
