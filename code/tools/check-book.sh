@@ -13,8 +13,8 @@
 #   - no chapter prints the answer to its own stage's exercises: a stage's
 #     chapter shows exercises/stageN/, never solutions/stageN/ (a later
 #     chapter may show an earlier stage's reference), and no excerpt
-#     carries an exercise fence.  Chapters 01-04 are stages 1-4; chapters
-#     05-07 study stage 4; chapter 08 is stage 5's;
+#     carries an exercise fence.  Chapter 0N of the first four is stage
+#     N's; chapters 05-07 study stage 4; chapter 08 is stage 5's;
 #   - the PDF beside the HTML (same name, .pdf) is tagged (a structure tree,
 #     what a screen reader follows), has the book's title and an outline with
 #     an entry for each chapter at least (pdfinfo, pdftohtml: poppler-utils);
