@@ -157,6 +157,10 @@ static void redirect_output(const char *dir)
 
 static double test_limit;	/* this test's seconds of counted time */
 static double counted, last_cpu, last_wall, first_wall, reading;
+static timer_t timer;
+static bool armed;
+/* Held by a tick while it runs, so the teardown can wait for one in flight. */
+static pthread_mutex_t tick_lock = PTHREAD_MUTEX_INITIALIZER;
 
 double ktest_counted(double wall, double cpu)
 {
@@ -213,6 +217,11 @@ static void __attribute__((unused)) tick(union sigval unused)
 	double wall = wall_now(), cpu, dw, dc;
 
 	(void)unused;
+	pthread_mutex_lock(&tick_lock);
+	if (!armed) {
+		pthread_mutex_unlock(&tick_lock);
+		return;
+	}
 	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t0);
 	cpu = ktest_tree_cpu();
 	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t1);
@@ -224,7 +233,8 @@ static void __attribute__((unused)) tick(union sigval unused)
 	last_wall = wall;
 	last_cpu = cpu;
 	if (counted >= test_limit || wall - first_wall >= WALL_TIMES * test_limit)
-		out_of_time(wall - first_wall);
+		out_of_time(wall - first_wall);	/* ends the process, lock held */
+	pthread_mutex_unlock(&tick_lock);
 }
 
 #if defined(__SANITIZE_THREAD__)
@@ -239,7 +249,10 @@ static void __attribute__((unused)) tick(union sigval unused)
 static void __attribute__((unused)) expire(union sigval unused)
 {
 	(void)unused;
-	out_of_time(wall_now() - first_wall);
+	pthread_mutex_lock(&tick_lock);
+	if (armed)
+		out_of_time(wall_now() - first_wall);
+	pthread_mutex_unlock(&tick_lock);
 }
 
 /*
@@ -261,16 +274,31 @@ static void arm_timer(double limit)
 	struct sigevent se = { .sigev_notify = SIGEV_THREAD, .sigev_notify_function = tick };
 	struct itimerspec its = { { TICK_S, 0 }, { TICK_S, 0 } };
 #endif
-	timer_t timer;
-
 	test_limit = limit;
 	counted = reading = 0;
 	first_wall = last_wall = wall_now();
 #ifndef KTEST_TSAN
 	last_cpu = ktest_tree_cpu();
 #endif
-	if (timer_create(CLOCK_MONOTONIC, &se, &timer) == 0)
+	if (timer_create(CLOCK_MONOTONIC, &se, &timer) == 0) {
+		armed = true;
 		timer_settime(timer, 0, &its, NULL);
+	}
+}
+
+/*
+ * The test passed: stop the timer and wait for a tick in flight, so no
+ * tick runs while the test's process exits (Valgrind's drd sees a tick
+ * beside exit()'s clean-up as a race, and it would be one).
+ */
+static void disarm_timer(void)
+{
+	if (!armed)
+		return;
+	timer_delete(timer);
+	pthread_mutex_lock(&tick_lock);
+	armed = false;
+	pthread_mutex_unlock(&tick_lock);
 }
 
 #define KTEST_MAX_CASES 16
@@ -291,6 +319,12 @@ static void ktest_setup(int i)
 		ck_abort_msg("not run: tests of this stage already ran out of time for %.0f s in all (the limit "
 			     "is %.0f s a stage); fix the hang the first of them shows", hang_spent(), hang_budget());
 	arm_timer(left < limit ? left : limit);
+}
+
+static void ktest_teardown(void)
+{
+	if (forking)
+		disarm_timer();
 }
 
 /* Check's fixtures take no argument: one tiny setup per test case. */
@@ -314,7 +348,7 @@ TCase *ktest_case(Suite *s, const char *name, double timeout)
 		exit(EXIT_FAILURE);
 	}
 	case_timeout[ncases] = timeout;
-	tcase_add_checked_fixture(tc, setups[ncases++], NULL);
+	tcase_add_checked_fixture(tc, setups[ncases++], ktest_teardown);
 	/* Check's own limit is the wall clock's: past what ktest's timer allows (see tick()). */
 	tcase_set_timeout(tc, timeout * WALL_TIMES + 1);
 	suite_add_tcase(s, tc);

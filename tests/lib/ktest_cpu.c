@@ -1,6 +1,7 @@
 /* ktest_cpu.c - the CPU time a test has had: its process, the children it waited for, and those still running. */
 #include <ctype.h>
 #include <dirent.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,21 +14,28 @@ struct proc {
 	double own, waited;	/* its CPU, and its waited-for children's, in seconds */
 };
 
-/* One process's line of /proc/PID/stat; false if it is gone. */
+/*
+ * One process's line of /proc/PID/stat; false if it is gone.  Plain
+ * read(2), not stdio: this runs in the timer's thread, and a FILE opened
+ * there while the test's own thread exits would race with exit()'s walk
+ * over every FILE (drd reports it).
+ */
 static bool read_stat(const char *pid, struct proc *p, double hz)
 {
 	char path[64], buf[1024], *s;
 	unsigned long ut, st;
 	long cut, cst;
-	FILE *f;
-	size_t n;
+	ssize_t n;
+	int fd;
 
 	snprintf(path, sizeof(path), "/proc/%s/stat", pid);
-	f = fopen(path, "r");
-	if (!f)
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
 		return false;
-	n = fread(buf, 1, sizeof(buf) - 1, f);
-	fclose(f);
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return false;
 	buf[n] = 0;
 	/* The command may hold spaces and parentheses: the fields start after the last ')'. */
 	s = strrchr(buf, ')');
