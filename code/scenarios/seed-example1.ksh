@@ -1,4 +1,4 @@
-# Seed example 1 (001-mail, "sysfs_schedule_callback() not grabbing the owning module").
+# Seed example 1 (the RFD mail, "sysfs_schedule_callback() not grabbing the owning module").
 # The delete attribute asks sysfs_schedule_callback() to remove its device
 # later, from a kworker.  The seed made the race reliable with msleep(100) in
 # sysfs_schedule_callback_work(); the delay point stands in the same place.

@@ -1,4 +1,4 @@
-# Seed example 2 (001-mail, "sysfs attr grabbing the wrong kobject and module").
+# Seed example 2 (the RFD mail, "sysfs attr grabbing the wrong kobject and module").
 # A process holds the delete attribute open.  The device it belongs to hangs
 # under a SCSI host that ahci and libata implement; the file pins the device
 # (and, through its parents, the host) but not those modules.

@@ -29,7 +29,7 @@ static int verify_zero(long n, const char *one, const char *many)
 }
 
 /*
- * stage_verify - the RFD's check (001-mail, section 3), run after the
+ * stage_verify - the RFD mail's check (its section 3), run after the
  * scenario, once every process has exited and queued work has run.
  *
  * With the two counters, deleting a device must leave nothing behind

@@ -5,7 +5,7 @@
 #include <kernel.h>
 
 /*
- * The RFD (001-mail, section 3) proposes to keep the reference counts
+ * The RFD mail (its section 3) proposes to keep the reference counts
  * only to verify the conversion: after a driver unregisters, every count
  * it held must be back to zero.  This stage does that after every
  * scenario (stage_verify()).

@@ -3,13 +3,13 @@
 #
 # Notes written for the workbook's developers lived beside the repository,
 # not in it (a tooling notebook, a design map, a style guide, the 2007 source
-# texts, the machine's work tree).  A comment, test, script or page that
+# texts, by their file names there, the machine's work tree).  A comment, test, script or page that
 # points a reader there sends them to a file they do not have: what the
 # code relies on is said where it is relied on, or in the README.  Every
 # tracked file is searched, this one excepted (it has to name them).
 # Last line: "check-citations: N passed, M failed" (one check).
 set -u
-pattern='TOOLING[.]md|DESIGN[.]md|STYLE[.]md|[.][.]/shared|(^|[^a-z])shared/|seeds/|(^|[^a-zA-Z0-9_.$}])/work/'
+pattern='00[0-9]-(mail|article)|TOOLING[.]md|DESIGN[.]md|STYLE[.]md|[.][.]/shared|(^|[^a-z])shared/|seeds/|(^|[^a-zA-Z0-9_.$}])/work/'
 self=code/tools/check-citations.sh
 if git rev-parse --is-inside-work-tree >/dev/null 2>&1; then
 	hits=$(git grep -n -I -E "$pattern" -- . ":!$self")
