@@ -14,14 +14,20 @@
 /*
  * Points register from constructors (before main, single-threaded); only
  * their delay, and whether a task passed them while armed, change later:
- * those are the atomic fields.
+ * those are the atomic fields.  The counts that "await" reads are under
+ * await_lock, and a pass broadcasts await_cond: a shell waiting for a task
+ * to get to a point is woken by that task, not by a clock.
  */
 static struct {
 	const char *name, *file;
 	atomic_uint ms;
 	atomic_bool reached;	/* passed while armed, since it was last armed */
+	unsigned long passes;	/* passes while armed (await_lock) */
+	unsigned long seen;	/* passes an await has returned for, or that came before the arming */
 } points[MAX_DELAY_POINTS];
 static atomic_int npoints;
+static pthread_mutex_t await_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t await_cond = PTHREAD_COND_INITIALIZER;
 
 void msleep(unsigned int ms)
 {
@@ -102,6 +108,9 @@ int delay_set(const char *name, unsigned int ms)
 		return -ENOENT;
 	atomic_store(&points[i].reached, false);
 	atomic_store(&points[i].ms, ms);
+	pthread_mutex_lock(&await_lock);
+	points[i].seen = points[i].passes;	/* an await waits for a pass from now on */
+	pthread_mutex_unlock(&await_lock);
 	return 0;
 }
 
@@ -119,8 +128,51 @@ void delay_point(const char *name)
 	sched_point();
 	if (ms) {
 		atomic_store(&points[i].reached, true);
+		pthread_mutex_lock(&await_lock);
+		points[i].passes++;
+		sched_cond_broadcast(&await_cond);
+		pthread_mutex_unlock(&await_lock);
 		msleep(ms);
 	}
+}
+
+const char *delay_point_file(const char *name)
+{
+	int i = delay_find(name);
+
+	return i >= 0 ? points[i].file : NULL;
+}
+
+/* await_clock_ms - now, on the clock msleep() sleeps on: virtual under the controlled scheduler. */
+static long await_clock_ms(void)
+{
+	return current && current->sched_ctl && sched_controlled() ? sched_clock_ms() : jiffies_ms();
+}
+
+int delay_await(const char *name, long timeout_ms)
+{
+	int i = delay_find(name);
+	long deadline;
+	int err = 0;
+
+	if (i < 0)
+		return -ENOENT;
+	if (!atomic_load(&points[i].ms))
+		return -EINVAL;
+	pthread_mutex_lock(&await_lock);
+	deadline = await_clock_ms() + timeout_ms;
+	while (points[i].passes == points[i].seen) {
+		long left = deadline - await_clock_ms();
+
+		if (left <= 0) {
+			err = -ETIMEDOUT;
+			break;
+		}
+		sched_cond_timedwait(&await_cond, &await_lock, "await (a task at a delay point)", left);
+	}
+	points[i].seen = points[i].passes;
+	pthread_mutex_unlock(&await_lock);
+	return err;
 }
 
 int delay_report_unreached(void (*report)(const char *name, const char *file, unsigned int ms))
