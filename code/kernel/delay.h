@@ -38,7 +38,8 @@ void delay_names(char *buf, size_t len);
  * await has returned for it: two awaits of a point wait for two passes, as
  * each stands for another task that gets there.  The passing task sleeps
  * at the point for its delay, so on return it is inside the window the
- * delay opens.  Woken by the pass itself: no polling.
+ * delay opens.  Woken by the pass itself: no polling; and no
+ * happens-before edge for helgrind or drd (delay.c says why).
  *
  * Context: a task (the scenario's shell); sleeps.
  * Return: 0 once a task got there; -ENOENT if no such point is known;

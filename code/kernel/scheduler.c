@@ -1,6 +1,5 @@
 /* scheduler.c - controlled scheduling: one task at a time, a strategy decides at every schedule point. */
 #include <string.h>
-#include <time.h>
 #include "oops.h"
 #include "scheduler.h"
 #include "task.h"
@@ -347,26 +346,6 @@ bool sched_wait_timeout(const void *chan, const char *what, long ms)
 	me->sched_chan = NULL;
 	pthread_mutex_unlock(&sched_lock);
 	return woken;
-}
-
-void sched_cond_timedwait(pthread_cond_t *c, pthread_mutex_t *m, const char *what, long ms)
-{
-	struct timespec ts;
-
-	if (!controlled_task(current)) {
-		clock_gettime(CLOCK_REALTIME, &ts);
-		ts.tv_sec += ms / 1000;
-		ts.tv_nsec += (ms % 1000) * 1000000L;
-		if (ts.tv_nsec >= 1000000000L) {
-			ts.tv_sec++;
-			ts.tv_nsec -= 1000000000L;
-		}
-		pthread_cond_timedwait(c, m, &ts);
-		return;
-	}
-	pthread_mutex_unlock(m);
-	sched_wait_timeout(c, what, ms);
-	pthread_mutex_lock(m);
 }
 
 void sched_cond_broadcast(pthread_cond_t *c)

@@ -149,16 +149,6 @@ void sched_cond_broadcast(pthread_cond_t *c);
  * woke it, false if the time ran out.  Only in controlled mode, from a task.
  */
 bool sched_wait_timeout(const void *chan, const char *what, long ms);
-/*
- * sched_cond_timedwait - one wait of at most ms milliseconds on c, which
- * sched_cond_broadcast(c) ends: pthread_cond_timedwait() in free mode (the
- * wall clock), sched_wait_timeout() in controlled mode (the virtual clock).
- * It may also end early, as any condition wait: the caller tests its
- * condition and its deadline again.
- *
- * Context: called and returns with m held; m is given up while it waits.
- */
-void sched_cond_timedwait(pthread_cond_t *c, pthread_mutex_t *m, const char *what, long ms);
 
 /*
  * preempt_disable/preempt_enable - no switch at schedule points in between
