@@ -35,6 +35,7 @@ static struct {
 	atomic_uint ms;
 	atomic_bool reached;	/* passed while armed, since it was last armed */
 	atomic_uint passes;	/* passes while armed: a futex word */
+	atomic_uint inside;	/* tasks in the point's delay now */
 	unsigned int seen;	/* passes an await has returned for, or that came before the arming (the shell's) */
 } points[MAX_DELAY_POINTS];
 static atomic_int npoints;
@@ -63,6 +64,8 @@ void delay_register(const char *name, const char *file)
 		points[n].name = strdup(name);
 		points[n].file = strdup(file);
 		ANNOTATE_BENIGN_RACE_SIZED(&points[n].passes, sizeof(points[n].passes),
+					   "await's count: the scenario's ordering, not the kernel's");
+		ANNOTATE_BENIGN_RACE_SIZED(&points[n].inside, sizeof(points[n].inside),
 					   "await's count: the scenario's ordering, not the kernel's");
 		atomic_store(&npoints, n + 1);
 	}
@@ -138,11 +141,13 @@ void delay_point(const char *name)
 	sched_point();
 	if (ms) {
 		atomic_store(&points[i].reached, true);
+		atomic_fetch_add(&points[i].inside, 1);
 		atomic_fetch_add(&points[i].passes, 1);
 		if (sched_controlled())
 			sched_wake(&points[i].passes);
 		syscall(SYS_futex, &points[i].passes, FUTEX_WAKE_PRIVATE, INT_MAX, NULL, NULL, 0);
 		msleep(ms);
+		atomic_fetch_sub(&points[i].inside, 1);
 	}
 }
 
@@ -159,7 +164,20 @@ static bool await_controlled(void)
 	return current && current->sched_ctl && sched_controlled();
 }
 
-/* await_sleep - one sleep of at most ms until points[i].passes is no longer seen. */
+/*
+ * await_answered - a task got to point i for this await: it passed after
+ * the await began (start), or it is still held there for a pass that no
+ * await has returned for.  A pass of a task that has left the point
+ * before the await began is not one: the script is waiting for another.
+ */
+static bool await_answered(int i, unsigned int start)
+{
+	unsigned int passes = atomic_load(&points[i].passes);
+
+	return passes != start || (passes != points[i].seen && atomic_load(&points[i].inside) > 0);
+}
+
+/* await_sleep - one sleep of at most ms, or until points[i].passes is no longer seen. */
 static void await_sleep(int i, unsigned int seen, long ms)
 {
 	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
@@ -174,19 +192,21 @@ static void await_sleep(int i, unsigned int seen, long ms)
 int delay_await(const char *name, long timeout_ms)
 {
 	int i = delay_find(name);
+	unsigned int start;
 	long deadline;
 
 	if (i < 0)
 		return -ENOENT;
 	if (!atomic_load(&points[i].ms))
 		return -EINVAL;
+	start = atomic_load(&points[i].passes);
 	deadline = (await_controlled() ? sched_clock_ms() : jiffies_ms()) + timeout_ms;
-	while (atomic_load(&points[i].passes) == points[i].seen) {
+	while (!await_answered(i, start)) {
 		long left = deadline - (await_controlled() ? sched_clock_ms() : jiffies_ms());
 
 		if (left <= 0)
 			return -ETIMEDOUT;
-		await_sleep(i, points[i].seen, left);
+		await_sleep(i, start, left);
 	}
 	points[i].seen = atomic_load(&points[i].passes);
 	return 0;

@@ -34,9 +34,11 @@ void delay_names(char *buf, size_t len);
  * @timeout_ms: how long to wait at most, on msleep()'s clock (the virtual
  *	one under the controlled scheduler)
  *
- * A pass counts if it came after the point was last armed and no earlier
- * await has returned for it: two awaits of a point wait for two passes, as
- * each stands for another task that gets there.  The passing task sleeps
+ * A pass counts if it comes after the await begins, or if its task is
+ * still held at the point and no earlier await (and no arming since) has
+ * returned for it: two awaits of a point wait for two passes, as each
+ * stands for another task that gets there, and a task that has passed and
+ * gone before the await began does not answer it.  The passing task sleeps
  * at the point for its delay, so on return it is inside the window the
  * delay opens.  Woken by the pass itself: no polling; and no
  * happens-before edge for helgrind or drd (delay.c says why).

@@ -312,7 +312,7 @@ START_TEST(await_returns_once_a_task_is_held_at_the_point)
 }
 END_TEST
 
-/* Each await waits for a pass of its own: one pass, two awaits, the second times out (status 5). */
+/* Each await waits for a pass of its own: one task held, two awaits, the second times out (status 5). */
 START_TEST(await_that_no_task_answers_stops_the_run_with_5)
 {
 	struct ksim_run r;
@@ -324,9 +324,21 @@ START_TEST(await_that_no_task_answers_stops_the_run_with_5)
 		      "delay_point(\"demo_slow_store\") did not run, or no longer calls it");
 	ck_assert_err(&r, "ksim: the run stops here: the lines after this await were written for a task held at "
 		      "'demo_slow_store'\n");
-	ck_assert_msg(!said_err(&r, ":6:1: await"), "the first await, answered by the store, failed:\n%s", r.err);
+	ck_assert_msg(!said_err(&r, ":6:1: await"), "the first await, answered by the held store, failed:\n%s", r.err);
 	ck_assert_msg(!said_out(&r, "not reached"), "ran past the failed await:\n%s", r.out);
 	ck_assert_msg(r.seconds >= 0.3, "await ... 300ms gave up after %.3f s", r.seconds);
+	ksim_run_free(&r);
+}
+END_TEST
+
+/* A task that passed the point and left before the await began does not answer it. */
+START_TEST(await_is_not_answered_by_a_task_gone_before_it)
+{
+	struct ksim_run r;
+
+	run(&r, SCRIPTS "await_gone.ksim", "--sched nonpreemptive");
+	ck_assert_status(&r, 5);
+	ck_assert_err(&r, "await_gone.ksim:6:1: await: no task reached delay point 'demo_slow_store' in 10 s");
 	ksim_run_free(&r);
 }
 END_TEST
@@ -589,6 +601,7 @@ static Suite *shell_suite(void)
 	tcase_add_test(tc, await_returns_once_a_task_is_held_at_the_point);
 	tcase_add_test(tc, await_that_no_task_answers_stops_the_run_with_5);
 	tcase_add_test(tc, await_timeout_is_virtual_under_the_controlled_scheduler);
+	tcase_add_test(tc, await_is_not_answered_by_a_task_gone_before_it);
 	tcase_add_test(tc, jobs_left_at_the_end_are_killed_and_closed);
 	tcase_add_test(tc, interactive_stdin_prompts_and_goes_on_after_a_bad_line);
 	tcase_add_test(tc, piped_stdin_is_a_whole_script);
