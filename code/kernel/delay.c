@@ -22,7 +22,7 @@
  * change later: those are the atomic fields.
  *
  * "await" (delay_await()) is the scenario's ordering, not the kernel's,
- * as the sleep it replaces was: it must give Valgrind's race detectors no
+ * as a sleep in a shell script is: it must give Valgrind's race detectors no
  * happens-before edge between the task at the point and the shell, or a
  * race of the kernel code (stage 1's reader and the unplug that frees
  * under it) would look ordered.  So the shell sleeps on the count itself
