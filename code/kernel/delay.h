@@ -28,6 +28,28 @@ void delay_register(const char *name, const char *file);
 bool delay_known(const char *name);
 /* delay_names - every known point, sorted and comma separated, into buf (for messages). */
 void delay_names(char *buf, size_t len);
+/**
+ * delay_await - wait until a task passes the armed point @name.
+ * @name: a known delay point, armed ("delay NAME TIME")
+ * @timeout_ms: how long to wait at most, on msleep()'s clock (the virtual
+ *	one under the controlled scheduler)
+ *
+ * A pass counts if it comes after the await begins, or if its task is
+ * still held at the point and no earlier await (and no arming since) has
+ * returned for it: two awaits of a point wait for two passes, as each
+ * stands for another task that gets there, and a task that has passed and
+ * gone before the await began does not answer it.  The passing task sleeps
+ * at the point for its delay, so on return it is inside the window the
+ * delay opens.  Woken by the pass itself: no polling; and no
+ * happens-before edge for helgrind or drd (delay.c says why).
+ *
+ * Context: a task (the scenario's shell); sleeps.
+ * Return: 0 once a task got there; -ENOENT if no such point is known;
+ * -EINVAL if it is not armed; -ETIMEDOUT if no task got there in time.
+ */
+int delay_await(const char *name, long timeout_ms);
+/* delay_point_file - the file where DELAY_POINT(name) stands, for messages; NULL if unknown. */
+const char *delay_point_file(const char *name);
 /* delay_reset - turn every point off (tests). */
 void delay_reset(void);
 /*

@@ -135,8 +135,10 @@ static bool advance_clock(void)
 		return false;
 	vclock_ms = first;
 	for (int i = 0; i < nslots; i++)
-		if (slots[i] && slots[i]->sched_state == T_SLEEPING && slots[i]->sched_wake_at <= vclock_ms)
+		if (slots[i] && slots[i]->sched_state == T_SLEEPING && slots[i]->sched_wake_at <= vclock_ms) {
 			slots[i]->sched_state = T_RUNNABLE;
+			slots[i]->sched_chan = NULL;	/* a timed wait's time is up */
+		}
 	return true;
 }
 
@@ -267,6 +269,13 @@ void sched_wait(const void *chan, const char *what, bool idle)
 	pthread_mutex_unlock(&sched_lock);
 }
 
+/* waits_on - slot i's task waits on chan: blocked, or asleep in a timed wait (sched_wait_timeout()). */
+static bool waits_on(int i, const void *chan)
+{
+	return slots[i] && (slots[i]->sched_state == T_BLOCKED || slots[i]->sched_state == T_SLEEPING) &&
+	       slots[i]->sched_chan == chan;
+}
+
 /* wake_slot - slot i's task, blocked, becomes runnable. */
 static void wake_slot(int i)
 {
@@ -288,7 +297,7 @@ void sched_wake(const void *chan)
 
 	pthread_mutex_lock(&sched_lock);
 	for (int i = 0; i < nslots; i++)
-		if (slots[i] && slots[i]->sched_state == T_BLOCKED && slots[i]->sched_chan == chan)
+		if (waits_on(i, chan))
 			waiters |= 1u << i;
 	if (waiters) {
 		first = choose_from(waiters, -1);
@@ -321,6 +330,24 @@ void sched_cond_wait_idle(pthread_cond_t *c, pthread_mutex_t *m, const char *wha
 	cond_wait(c, m, what, true);
 }
 
+bool sched_wait_timeout(const void *chan, const char *what, long ms)
+{
+	struct task_struct *me = current;
+	bool woken;
+
+	pthread_mutex_lock(&sched_lock);
+	me->sched_state = T_SLEEPING;
+	me->sched_wake_at = vclock_ms + (ms > 0 ? ms : 0);
+	me->sched_chan = chan;
+	me->sched_what = what;
+	me->sched_idle = false;
+	reschedule(me, true);
+	woken = me->sched_chan == NULL && vclock_ms < me->sched_wake_at;
+	me->sched_chan = NULL;
+	pthread_mutex_unlock(&sched_lock);
+	return woken;
+}
+
 void sched_cond_broadcast(pthread_cond_t *c)
 {
 	pthread_cond_broadcast(c);
@@ -347,6 +374,7 @@ void sched_msleep(unsigned int ms)
 	pthread_mutex_lock(&sched_lock);
 	me->sched_state = T_SLEEPING;
 	me->sched_wake_at = vclock_ms + ms;
+	me->sched_chan = NULL;		/* no wake-up but the clock's */
 	reschedule(me, true);
 	pthread_mutex_unlock(&sched_lock);
 }

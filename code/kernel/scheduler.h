@@ -142,6 +142,15 @@ void sched_cond_wait_idle(pthread_cond_t *c, pthread_mutex_t *m, const char *wha
 void sched_cond_broadcast(pthread_cond_t *c);
 
 /*
+ * sched_wait_timeout - sched_wait() that also ends when ms of virtual time
+ * have passed.  The task counts as a sleeper meanwhile, not as blocked: a
+ * run whose other tasks all wait is not deadlocked while it sleeps, the
+ * clock moves on to its deadline instead.  Returns true if sched_wake(chan)
+ * woke it, false if the time ran out.  Only in controlled mode, from a task.
+ */
+bool sched_wait_timeout(const void *chan, const char *what, long ms);
+
+/*
  * preempt_disable/preempt_enable - no switch at schedule points in between
  * (a blocking wait still switches).  For code that evaluates a condition
  * under a pthread lock that the other tasks take too (wait_event's test).

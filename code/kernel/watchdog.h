@@ -30,5 +30,6 @@ long watchdog_limit(void);
 #define EXIT_USAGE 2	/* the script is wrong: FILE:LINE:COL: message */
 #define EXIT_OOPS 3	/* oops, BUG, WARN or use-after-free */
 #define EXIT_HUNG 4	/* the hung-task watchdog fired */
+#define EXIT_AWAIT 5	/* no task reached an "await"ed delay point in time: the run stopped there */
 
 #endif

@@ -25,7 +25,7 @@
 #
 # ksim runs under the controlled scheduler, on virtual time, as make check
 # grades every scenario: the windows the scripts hold open with a delay
-# point and a sleep then open the same way on every run, whatever the load
+# point (and an await of it) then open the same way on every run, whatever the load
 # (a free run on two busy cores can let a woken task in where one CPU
 # would not, which is what self-vs-locked-unplug turns on).
 set -uo pipefail

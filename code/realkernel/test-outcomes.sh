@@ -69,14 +69,14 @@ W
 
 # ksim runs under the controlled scheduler (check.sh): a deadlock is
 # reported at once, "blocked for ever", not after the watchdog's limit.
-expect "ksim's controlled scheduler reports a deadlock" "sleep 50ms
+expect "ksim's controlled scheduler reports a deadlock" "await pci_store_entry
 echo 1 > /sys/module/selfremove/parameters/unplug" 3<<'C' <<'W'
-# sleep 50ms
+# await pci_store_entry
 # unplug pci0
 INFO: deadlock: no task can run and none sleeps, so no wake-up can come (controlled scheduler)
 INFO: task sh[1] blocked for ever.
 C
-sleep 50ms	ok
+await pci_store_entry	ok
 echo 1 > /sys/module/selfremove/parameters/unplug	hung
 W
 

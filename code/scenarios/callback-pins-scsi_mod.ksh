@@ -8,7 +8,8 @@ echo 1 > /sys/block/sda/device/delete
 # Pending: scsi_mod is used by sd_mod, libata and the callback.
 lsmod
 expect modref scsi_mod 3
-sleep 300ms
+# Let the queued work run (flush_scheduled_work()): the callback, then its module_put().
+settle
 # Done: only sd_mod and libata are left.
 expect modref scsi_mod 2
 rmmod ahci; rmmod libata; rmmod sd_mod; rmmod scsi_mod

@@ -6,5 +6,6 @@ config DEBUG_KOBJECT_RELEASE=y
 insmod mouse
 plug mouse0
 unplug mouse0
-sleep 1500ms
+# The last put only queued the cleanup: let the kernel's queued work run.
+settle
 rmmod mouse

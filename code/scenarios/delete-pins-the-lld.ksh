@@ -5,7 +5,7 @@
 insmod scsi_mod; insmod sd_mod; insmod libata; insmod ahci
 delay scsi_device_put 300ms
 echo 1 > /sys/block/sda/device/delete &
-sleep 100ms
+await scsi_device_put
 # The store waits between its two puts: libata is pinned by it.
 lsmod
 rmmod ahci; rmmod libata

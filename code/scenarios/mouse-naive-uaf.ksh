@@ -7,7 +7,7 @@ cat /sys/devices/mouse0/clicks
 # The reader opens the file, then sleeps in sysfs_read_file() before show():
 delay sysfs_read_file 200ms
 cat /sys/devices/mouse0/clicks &
-# Let it get there (it has found show() by now), then pull the mouse away:
-sleep 50ms
+# Wait until it is there (it has found show() by then), then pull the mouse away:
+await sysfs_read_file
 unplug mouse0
 wait

@@ -7,7 +7,7 @@ ioctl /dev/mouse0 1
 # The ioctl opens now and reaches the mouse 200 ms later:
 delay mousedev_ioctl 200ms
 ioctl /dev/mouse0 1 &
-sleep 50ms
+await mousedev_ioctl
 unplug mouse0
 wait
 ioctl /dev/mouse0 1

@@ -4,6 +4,6 @@ insmod mousedev_naive
 plug mouse0
 delay mousedev_ioctl 200ms
 ioctl /dev/mouse0 1 &
-sleep 50ms
+await mousedev_ioctl
 unplug mouse0
 wait

@@ -9,6 +9,6 @@ cat /dev/mouse0
 # The reader opens the device; the device answers its read 200 ms later:
 delay mousedev_read 200ms
 cat /dev/mouse0 &
-sleep 50ms
+await mousedev_read
 unplug mouse0
 wait

@@ -12,7 +12,7 @@ ioctl /dev/mouse0 1
 # The device answers the reader's read 200 ms after it asked:
 delay mousedev_read 200ms
 cat /dev/mouse0 &
-sleep 50ms
+await mousedev_read
 unplug mouse0
 wait
 cat /dev/mouse0

@@ -8,7 +8,7 @@ plug mouse0
 # The reader opens the file now and reaches show() 200 ms later:
 delay sysfs_read_file 200ms
 cat /sys/devices/mouse0/clicks &
-sleep 50ms
+await sysfs_read_file
 rmmod mouse_naive
 unplug mouse0
 wait

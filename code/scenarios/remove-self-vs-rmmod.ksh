@@ -8,13 +8,13 @@ delay sysfs_remove_self 200ms
 insmod pcidev
 plug pci0
 echo 1 > /sys/devices/pci0/remove &
-sleep 50ms
+await sysfs_remove_self
 rmmod pcidev
 wait
 insmod pcidev
 plug pci0
 echo 1 > /sys/devices/pci0/eject &
-sleep 50ms
+await sysfs_remove_self
 rmmod pcidev
 wait
 echo not reached

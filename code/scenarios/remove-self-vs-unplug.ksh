@@ -8,7 +8,7 @@ delay sysfs_remove_self 200ms
 insmod pcidev
 plug pci0
 echo 1 > /sys/devices/pci0/remove &
-sleep 50ms
+await sysfs_remove_self
 unplug pci0
 wait
 ls /sys/devices

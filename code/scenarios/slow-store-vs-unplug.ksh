@@ -4,9 +4,11 @@
 # operation in while it waits.
 insmod slowdev
 plug slow0
-# The device is busy for 800 ms inside store(); give the store time to start:
+# The device is busy for 800 ms inside store() (1 ms more at the point
+# busy_ms_store, armed so that the shell can await the store there):
+delay busy_ms_store 1ms
 echo 800 > /sys/devices/slow0/busy_ms &
-sleep 200ms
+await busy_ms_store
 # A reader opens the file now and gets to its read 300 ms later, mid-unplug:
 delay sysfs_read_file 300ms
 cat /sys/devices/slow0/busy_ms &

@@ -11,6 +11,7 @@
 #include "trace.h"
 #include "vfs.h"
 #include "watchdog.h"
+#include "workqueue.h"
 
 /*
  * Which task does what matters here, because the stage's code runs on the
@@ -274,6 +275,12 @@ static int do_builtin(const struct command *c)
 		if (err)
 			err_printf("delay: %s: no such delay point", c->arg);
 		return err;
+	case CMD_AWAIT:
+		return do_await(c);
+	case CMD_SETTLE:
+		/* What udevadm settle is to events, for the kernel's queued work: a pending callback, a delayed release. */
+		flush_scheduled_work();
+		return 0;
 	case CMD_TRACE:
 		if (c->op == TRACE_MARK) {
 			char obj[TRACE_NAME_LEN];

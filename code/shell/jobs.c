@@ -23,8 +23,9 @@
  * What a job does runs concurrently with the rest of the scenario, except
  * its start: the shell waits until the job has opened its file (or failed
  * to), so "cat > FILE &" holds FILE open before the next line runs, every
- * time.  Anything later in a job is ordered only by "sleep" or a delay
- * point, as in the seed.
+ * time.  Anything later in a job is ordered by a delay point that holds
+ * it and the shell's "await" of that point (await.c), as the seed's
+ * msleep() and sleep did, but without guessing a time.
  */
 enum job_state {
 	JOB_RUNNING,

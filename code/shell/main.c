@@ -28,8 +28,10 @@
  *
  * Exit status: 0 ran to the end; 1 an expect failed (or the stage found
  * references left over); 2 the script is wrong; 3 an oops, BUG or WARN;
- * 4 the hung-task watchdog fired.  3 and 4 are decided where they happen
- * (oops_end), so a later, milder status can never hide them.
+ * 4 the hung-task watchdog fired; 5 no task reached the delay point of an
+ * "await" in time (await.c).  3, 4 and 5 are decided where they happen
+ * (oops_end, do_await) and end the run there, so a later, milder status
+ * can never hide them.
  *
  * With --sched the tasks run one at a time under the controlled scheduler
  * (code/kernel/scheduler.h): time is virtual, a deadlock is reported at
@@ -47,7 +49,9 @@ static const char usage[] =
 	"  --no-lockdep    do not check the order locks are taken in (KSIM_LOCKDEP=0)\n"
 	"  --lockdep       check it even under Valgrind (default: on elsewhere)\n"
 	"  --echo          print each script line, as '# LINE', before running it\n"
-	"  -i              interactive: prompt and go on after a bad line\n";
+	"  -i              interactive: prompt and go on after a bad line\n"
+	"exit status: 0 ran to the end, 1 an expect failed, 2 the script is wrong,\n"
+	"  3 oops/BUG/WARN, 4 a hung task, 5 no task reached an awaited delay point\n";
 
 struct options {
 	const char *script;

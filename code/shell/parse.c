@@ -274,6 +274,49 @@ static bool check_delay(struct parser *p, struct cmdline *cl)
 	return check_time(p, t, true, true, &cl->c.ms);
 }
 
+/* The default of "await POINT": long past any window a scenario holds open, short of a wait for ever. */
+#define AWAIT_DEFAULT_MS 10000
+
+/*
+ * await POINT [TIMEOUT]: a known point, armed by an earlier line of the
+ * script (its last "delay POINT" is not "off"), since only an armed point
+ * holds the task that passes it: an unarmed one would let it run on, and
+ * the order the await stands for would be a guess again.
+ */
+static bool check_await(struct parser *p, struct cmdline *cl)
+{
+	struct token *point = cl->w[1];
+	const struct command *armed = NULL;
+
+	if (!delay_known(point->text)) {
+		char names[1024];
+
+		delay_names(names, sizeof(names));
+		perr_at(p, point, "await: unknown delay point '%s'; this stage has: %s", point->text,
+			names[0] ? names : "none");
+		return false;
+	}
+	for (int i = p->s->ncmd - 1; i >= 0 && !armed; i--)
+		if (p->s->cmd[i]->kind == CMD_DELAY && strcmp(p->s->cmd[i]->arg, point->text) == 0)
+			armed = p->s->cmd[i];
+	if (!armed || armed->ms == 0) {
+		perr_at(p, point, "await: delay point '%s' is not armed here, so no task would wait there: "
+			"arm it on an earlier line with 'delay %s TIME'", point->text, point->text);
+		return false;
+	}
+	cl->c.arg = strdup(point->text);
+	cl->c.ms = AWAIT_DEFAULT_MS;
+	if (cl->nw < 3)
+		return true;
+	if (!check_time(p, cl->w[2], false, false, &cl->c.ms))
+		return false;
+	if (cl->c.ms <= 0) {
+		perr_at(p, cl->w[2], "await: the timeout must be more than 0");
+		return false;
+	}
+	return true;
+}
+
 static bool check_trace(struct parser *p, struct cmdline *cl)
 {
 	struct token *op = cl->w[1];
@@ -452,6 +495,8 @@ static const struct cmd_spec specs[] = {
 	{ "plug", CMD_PLUG, 1, 1, false, false, "plug DEVICE", check_device },
 	{ "unplug", CMD_UNPLUG, 1, 1, false, false, "unplug DEVICE", check_device },
 	{ "delay", CMD_DELAY, 2, 2, false, false, "delay POINT TIME", check_delay },
+	{ "await", CMD_AWAIT, 1, 2, false, false, "await POINT [TIMEOUT]", check_await },
+	{ "settle", CMD_SETTLE, 0, 0, false, false, "settle", NULL },
 	{ "trace", CMD_TRACE, 1, 2, false, false, "trace on|off|mark LABEL", check_trace },
 	{ "hung_timeout", CMD_HUNG_TIMEOUT, 1, 1, false, false, "hung_timeout TIME", check_hung_timeout },
 	{ "config", CMD_CONFIG, 1, 1, false, false, "config NAME=y|n", check_config },
@@ -499,11 +544,12 @@ static bool finish(struct parser *p, struct cmdline *cl, bool first_on_line, siz
 		if (strcmp(specs[i].name, name->text) == 0)
 			spec = &specs[i];
 	if (!spec) {
-		perr_at(p, name, "unknown command '%s' (insmod rmmod lsmod ls cat echo kill sleep wait "
-			"jobs plug unplug delay trace hung_timeout config expect)", name->text);
+		perr_at(p, name, "unknown command '%s' (insmod rmmod lsmod ls cat echo ioctl kill sleep wait "
+			"jobs plug unplug delay await settle trace hung_timeout config expect)", name->text);
 		return false;
 	}
 	c->kind = spec->kind;
+	c->file = p->s->file;
 	c->line = name->line;
 	c->col = name->col;
 	if (cl->nw - 1 < spec->min) {

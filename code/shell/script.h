@@ -24,10 +24,17 @@
  * printed (followed by the shell's "[N]+  Done ..." notices).
  * Simulation:
  *	plug DEV   unplug DEV   delay POINT TIME|off   hung_timeout TIME
+ *	await POINT [TIMEOUT]   settle
  *	trace on|off   trace mark LABEL   config NAME=y|n (kconfig.h)
+ * "await POINT" is how a script orders a background task before its next
+ * line: it waits until a task is held at the armed delay point POINT (one
+ * pass per await; at most TIMEOUT, 10 s by default, after which the run
+ * stops with exit status 5).  "settle" waits until the work the kernel has
+ * queued so far has run (flush_scheduled_work()).  Neither is a guess of
+ * how long something takes, as a sleep would be.
  * Assertions about the last command before them:
  *	expect ok | fail [ERRNO] | output TEXT... | loaded MOD | unloaded MOD | modref MOD N
- * TIME: 100ms, 1s, 0.5, 2m; a bare number is seconds for sleep, milliseconds
+ * TIME: 100ms, 1s, 0.5, 2m; a bare number is seconds for sleep and await, milliseconds
  * for hung_timeout, and not allowed (except 0) for delay.
  */
 
@@ -64,7 +71,7 @@ void tokens_free(struct tokens *t);
 enum cmd_kind {
 	CMD_INSMOD, CMD_RMMOD, CMD_LSMOD, CMD_LS, CMD_CAT, CMD_ECHO,
 	CMD_KILL, CMD_SLEEP, CMD_WAIT, CMD_JOBS,
-	CMD_PLUG, CMD_UNPLUG, CMD_DELAY, CMD_TRACE, CMD_HUNG_TIMEOUT, CMD_CONFIG, CMD_IOCTL,
+	CMD_PLUG, CMD_UNPLUG, CMD_DELAY, CMD_AWAIT, CMD_SETTLE, CMD_TRACE, CMD_HUNG_TIMEOUT, CMD_CONFIG, CMD_IOCTL,
 	CMD_EXPECT,
 };
 
@@ -77,6 +84,7 @@ enum trace_op { TRACE_ON, TRACE_OFF, TRACE_MARK };
 
 struct command {
 	enum cmd_kind kind;
+	const char *file;	/* the script's path, for messages at run time (await) */
 	int line, col;		/* where the command name is */
 	char *text;		/* the command as written, for job notices and messages */
 	char *line_text;	/* the whole source line, on the first command of a line */
@@ -87,7 +95,7 @@ struct command {
 	bool newline;		/* echo: end with '\n' (no -n) */
 	int first_arg;		/* echo: argv index after the options */
 	char *arg;		/* module, device, delay point, trace label, expected text */
-	long ms;		/* sleep, delay, hung_timeout */
+	long ms;		/* sleep, delay, hung_timeout; await: its timeout */
 	unsigned long ioctl_cmd, ioctl_arg;	/* ioctl: the command and its argument */
 	long n;			/* kill, wait: job number or JOB_* (wait: 0 for all); expect modref: count; expect fail: errno (0: any); config: on */
 	int op;			/* enum expect_kind or enum trace_op */

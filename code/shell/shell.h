@@ -91,6 +91,14 @@ int run_program(const struct command *c);
 /* exec_command - run c (not an expect) from the shell; its outcome goes to res. */
 void exec_command(const struct command *c, struct result *res);
 
+/* ---- await.c ---- */
+/*
+ * do_await - "await POINT [TIMEOUT]": wait until a task is held at the
+ * armed delay point.  If none gets there in time, say so (FILE:LINE:COL)
+ * and end the run with EXIT_AWAIT.  Returns 0.
+ */
+int do_await(const struct command *c);
+
 /* ---- expect.c ---- */
 /* expect_check - does the expectation c hold for last?  If not, say why and return false. */
 bool expect_check(const struct script *s, const struct command *c, const struct result *last);

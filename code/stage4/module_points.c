@@ -1,4 +1,4 @@
-/* module_points.c - the delay points that stage 4's modules pass, declared in ksim itself. */
+/* module_points.c - the delay points that stage 4's modules pass, declared in ksim itself (stage 1's too). */
 #include <delay.h>
 
 /*
@@ -8,3 +8,5 @@
  * dropping its pin on the low-level driver's module (scsi_device_put()).
  */
 DELAY_POINT(scsi_device_put)
+/* This file takes the place of stage 1's: slowdev's point, declared there, again. */
+DELAY_POINT(busy_ms_store)

@@ -84,6 +84,10 @@ static const struct {
 	{ "wait_beyond_jobs", "5:6", "wait: no job %2 can exist here: 1 job started" },
 	{ "wait_option", "5:6", "wait: options are not supported" },
 	{ "wait_bad_spec", "5:6", "wait: '1': name a job as %N" },
+	{ "await_unknown_point", "4:7", "await: unknown delay point 'no_such_point'; this stage has: chrdev_read, demo_read, demo_slow_store" },
+	{ "await_not_armed", "4:7", "await: delay point 'demo_slow_store' is not armed here, so no task would wait there: arm it on an earlier line with 'delay demo_slow_store TIME'" },
+	{ "await_disarmed", "4:7", "await: delay point 'demo_slow_store' is not armed here" },
+	{ "await_zero_timeout", "4:23", "await: the timeout must be more than 0" },
 };
 
 START_TEST(malformed_script_exits_2_and_runs_nothing)
@@ -283,6 +287,77 @@ START_TEST(an_armed_delay_point_nobody_passes_is_named)
 		      "the delay point no store passed was not named:\n%s", r.err);
 	ck_assert_msg(!said_err(&r, "'delay demo_read"),
 		      "demo_read was passed by the read, yet named as never reached:\n%s", r.err);
+	ksim_run_free(&r);
+}
+END_TEST
+
+/*
+ * await: the shell goes on once a task is held at the point, not once the
+ * task is done (jobs says Running), free and under the controlled
+ * scheduler; the second await of the script waits for a second pass.
+ */
+START_TEST(await_returns_once_a_task_is_held_at_the_point)
+{
+	static const char *const modes[] = { NULL, "--sched nonpreemptive", "--sched random --seed 3" };
+	struct ksim_run r;
+
+	for (size_t i = 0; i < sizeof(modes) / sizeof(modes[0]); i++) {
+		run(&r, SCRIPTS "await.ksim", modes[i]);
+		ck_assert_msg(!said_err(&r, "expect failed"), "%s: an expect did not hold:\n%s",
+			      modes[i] ? modes[i] : "free", r.err);
+		ck_assert_status(&r, 0);
+		ck_assert_out(&r, "[1]+  Running                 echo 1 > /sys/demo/slow &\n");
+		ksim_run_free(&r);
+	}
+}
+END_TEST
+
+/* Each await waits for a pass of its own: one task held, two awaits, the second times out (status 5). */
+START_TEST(await_that_no_task_answers_stops_the_run_with_5)
+{
+	struct ksim_run r;
+
+	run(&r, SCRIPTS "await_timeout.ksim", NULL);
+	ck_assert_status(&r, 5);
+	ck_assert_err(&r, SCRIPTS "await_timeout.ksim:7:1: await: no task reached delay point 'demo_slow_store' "
+		      "in 300 ms: the function of tests/kernel/demo/demofs.c that calls "
+		      "delay_point(\"demo_slow_store\") did not run, or no longer calls it");
+	ck_assert_err(&r, "ksim: the run stops here: the lines after this await were written for a task held at "
+		      "'demo_slow_store'\n");
+	ck_assert_msg(!said_err(&r, ":6:1: await"), "the first await, answered by the held store, failed:\n%s", r.err);
+	ck_assert_msg(!said_out(&r, "not reached"), "ran past the failed await:\n%s", r.out);
+	ck_assert_msg(r.seconds >= 0.3, "await ... 300ms gave up after %.3f s", r.seconds);
+	ksim_run_free(&r);
+}
+END_TEST
+
+/* A task that passed the point and left before the await began does not answer it. */
+START_TEST(await_is_not_answered_by_a_task_gone_before_it)
+{
+	struct ksim_run r;
+
+	run(&r, SCRIPTS "await_gone.ksim", "--sched nonpreemptive");
+	ck_assert_status(&r, 5);
+	ck_assert_err(&r, "await_gone.ksim:6:1: await: no task reached delay point 'demo_slow_store' in 10 s");
+	ksim_run_free(&r);
+}
+END_TEST
+
+/*
+ * Under --sched the deadline is on the virtual clock: with nothing else
+ * to run, the default 10 s pass at once, as a failed await, not as a
+ * deadlock of the scheduler; the run prints the schedule that replays it.
+ */
+START_TEST(await_timeout_is_virtual_under_the_controlled_scheduler)
+{
+	struct ksim_run r;
+
+	run(&r, SCRIPTS "await_default_timeout.ksim", "--sched nonpreemptive");
+	ck_assert_status(&r, 5);
+	ck_assert_err(&r, "await_default_timeout.ksim:6:1: await: no task reached delay point 'demo_read' in 10 s");
+	ck_assert_err(&r, "ksim: replay it with: ");
+	ck_assert_msg(!said_err(&r, "deadlock"), "an await that times out was taken for a deadlock:\n%s", r.err);
+	ck_assert_msg(r.seconds < 3, "a virtual 10 s took %.1f s of the wall clock", r.seconds);
 	ksim_run_free(&r);
 }
 END_TEST
@@ -523,6 +598,10 @@ static Suite *shell_suite(void)
 	tcase_add_test(tc, same_script_gives_the_same_trace);
 	tcase_add_test(tc, delay_point_stretches_the_store);
 	tcase_add_test(tc, an_armed_delay_point_nobody_passes_is_named);
+	tcase_add_test(tc, await_returns_once_a_task_is_held_at_the_point);
+	tcase_add_test(tc, await_that_no_task_answers_stops_the_run_with_5);
+	tcase_add_test(tc, await_timeout_is_virtual_under_the_controlled_scheduler);
+	tcase_add_test(tc, await_is_not_answered_by_a_task_gone_before_it);
 	tcase_add_test(tc, jobs_left_at_the_end_are_killed_and_closed);
 	tcase_add_test(tc, interactive_stdin_prompts_and_goes_on_after_a_bad_line);
 	tcase_add_test(tc, piped_stdin_is_a_whole_script);

@@ -12,7 +12,8 @@ delay chrdev_read 200ms
 cat /dev/mouse0 &	#as: exec 3<> /dev/naivechr
 delay mousedev_ioctl 400ms
 ioctl /dev/mouse0 1 &
-sleep 50ms
+await chrdev_read
+await mousedev_ioctl
 unplug mouse0	#as: echo naivechr > /sys/bus/platform/drivers/naivechr/unbind
 wait %1	#as: cat <&3
 wait %2	#as: echo 1 >&3

@@ -7,6 +7,6 @@ insmod mousedev_naive	#as: modprobe naivechr
 plug mouse0
 delay mousedev_ioctl 200ms
 ioctl /dev/mouse0 1 &	#as: exec 3<> /dev/naivechr
-sleep 50ms
+await mousedev_ioctl
 unplug mouse0	#as: echo naivechr > /sys/bus/platform/drivers/naivechr/unbind
 wait	#as: echo 1 >&3

@@ -10,6 +10,6 @@ plug mouse0
 cat /dev/mouse0	#as: cat /dev/naivechr
 delay chrdev_read 200ms
 cat /dev/mouse0 &	#as: exec 3<> /dev/naivechr
-sleep 50ms
+await chrdev_read
 unplug mouse0	#as: echo naivechr > /sys/bus/platform/drivers/naivechr/unbind
 wait	#as: cat <&3

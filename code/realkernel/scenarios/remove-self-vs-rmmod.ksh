@@ -6,6 +6,6 @@ delay sysfs_remove_self 1s
 insmod pcidev
 plug pci0
 echo 1 > /sys/devices/pci0/eject &
-sleep 0.3
+await sysfs_remove_self
 rmmod pcidev	#as: rmmod selfremove
 wait

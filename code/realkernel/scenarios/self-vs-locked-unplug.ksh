@@ -17,5 +17,5 @@ delay pci_store_entry 300ms
 insmod pcidev
 plug pci0
 echo 1 > /sys/devices/pci0/remove &
-sleep 50ms
+await pci_store_entry
 unplug pci0	#as: echo 1 > /sys/module/selfremove/parameters/unplug

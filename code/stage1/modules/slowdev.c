@@ -50,6 +50,8 @@ static __noinline ssize_t busy_ms_store(struct device *dev, struct device_attrib
 	(void)attr;
 	if (ms < 0 || ms > 10000)
 		return -EINVAL;
+	/* Busy from here on: a scenario that arms this point can await the store inside store(). */
+	delay_point("busy_ms_store");
 	msleep(ms);
 	/* After the wait, the driver's memory again: it must still be there. */
 	atomic_store(&s->busy_ms, ms);
