@@ -5,9 +5,6 @@
 #include "devtmpfs.h"
 #include "shell.h"
 
-/* A device's whole output is never more than this: a driver bug must not loop forever. */
-#define DEV_CAT_MAX (1 << 20)
-
 /*
  * dev_open - open the node for a program, put it in the task's table.
  * The fd or a negative errno, reported as the program would: "cat: PATH: ...".
@@ -30,28 +27,21 @@ static int dev_open(const char *prog, const char *path, int mode, struct file **
 	return fd;
 }
 
+/* dev_read - read(2) of a device file: the driver's read at the file's position. */
+static ssize_t dev_read(struct file *file, char *buf, size_t len)
+{
+	return kernel_read(file, buf, len, &file->f_pos);
+}
+
 int do_cat_dev(const char *path)
 {
 	struct file *file;
-	char buf[4096];
-	ssize_t n, total = 0;
 	int fd = dev_open("cat", path, VFS_READ, &file);
-	int err = 0;
+	int err;
 
 	if (fd < 0)
 		return fd;
-	while (!signal_pending() && total < DEV_CAT_MAX) {
-		n = kernel_read(file, buf, sizeof(buf), &file->f_pos);
-		if (n < 0) {
-			err_printf("cat: %s: %s", path, strerror(-n));
-			err = n;
-			break;
-		}
-		if (n == 0)
-			break;
-		out_write(buf, n);
-		total += n;
-	}
+	err = cat_read_all(path, file, dev_read);
 	fd_close(fd);
 	return err;
 }

@@ -21,14 +21,44 @@
  * the shell's own task ("sh[1]"), as in the seed's "echo 1 > .../delete".
  */
 
-/* A file's whole content is never more than this: a stage bug must not loop forever. */
+/* A file's whole content is never more than this: a stage or driver bug must not loop forever. */
 #define CAT_MAX (1 << 20)
+
+/**
+ * cat_read_all - cat's loop: read an open file to its end onto stdout.
+ * @path: the file's name, for an error message
+ * @file: the file, open for reading
+ * @read_op: how to read it: vfs_read() for sysfs, a character device's
+ *	kernel_read() for /dev (devfile.c)
+ *
+ * Stops early when the job is killed or after CAT_MAX bytes.
+ *
+ * Context: a program's task; may sleep.  Return: 0, or the failed read's
+ * negative errno, reported as cat reports it ("cat: PATH: ...").
+ */
+__noinline int cat_read_all(const char *path, struct file *file,
+			    ssize_t (*read_op)(struct file *file, char *buf, size_t len))
+{
+	char buf[4096];
+	ssize_t n, total = 0;
+
+	while (!signal_pending() && total < CAT_MAX) {
+		n = read_op(file, buf, sizeof(buf));
+		if (n < 0) {
+			err_printf("cat: %s: %s", path, strerror(-n));
+			return n;
+		}
+		if (n == 0)
+			break;
+		out_write(buf, n);
+		total += n;
+	}
+	return 0;
+}
 
 static __noinline int do_cat_file(const char *path)
 {
 	struct file *file;
-	char buf[4096];
-	ssize_t n, total = 0;
 	int fd, err;
 
 	/*
@@ -50,19 +80,7 @@ static __noinline int do_cat_file(const char *path)
 		err_printf("cat: %s: %s", path, strerror(-fd));
 		return fd;
 	}
-	err = 0;
-	while (!signal_pending() && total < CAT_MAX) {
-		n = vfs_read(file, buf, sizeof(buf));
-		if (n < 0) {
-			err_printf("cat: %s: %s", path, strerror(-n));
-			err = n;
-			break;
-		}
-		if (n == 0)
-			break;
-		out_write(buf, n);
-		total += n;
-	}
+	err = cat_read_all(path, file, vfs_read);
 	fd_close(fd);
 	return err;
 }

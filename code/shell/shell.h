@@ -88,6 +88,9 @@ struct result {
 };
 /* run_program - the body of a userspace program, on the current task. */
 int run_program(const struct command *c);
+/* cat_read_all - cat's loop, to the end onto stdout: read_op is vfs_read() for sysfs, a device's read for /dev. */
+int cat_read_all(const char *path, struct file *file,
+		 ssize_t (*read_op)(struct file *file, char *buf, size_t len));
 /* exec_command - run c (not an expect) from the shell; its outcome goes to res. */
 void exec_command(const struct command *c, struct result *res);
 

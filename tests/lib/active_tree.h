@@ -1,9 +1,10 @@
-/* active_tree.h - the tiny tree the active-reference tests of stages 3 and 4 work on. */
+/* active_tree.h - the tiny tree the active-reference tests of stages 3 and 4 work on, and a check both make. */
 #ifndef KTEST_ACTIVE_TREE_H
 #define KTEST_ACTIVE_TREE_H
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 #include <sys/wait.h>
 #include "ktest.h"
@@ -11,6 +12,7 @@
 #include <sysfs_internal.h>
 #include "vfs.h"
 #include "task.h"
+#include "watchdog.h"
 
 /*
  * Each test builds /sys/devices/dev0/attr straight from the sysfs
@@ -97,6 +99,55 @@ static __maybe_unused void boot_active_tree(void)
 {
 	boot_active_kernel();
 	build_active_tree();
+}
+
+/*
+ * A caller that drops a node's last s_count while its own operation is
+ * still inside, on purpose: the memory would go while the operation uses
+ * it.  sysfs_active_destroy() must stop that with a BUG at the free.  The
+ * test runs it in a child, since a BUG ends the process; busy_free_boot is
+ * the suite's boot(), for the child.
+ */
+static void (*busy_free_boot)(void);
+
+static __maybe_unused void free_with_an_operation_inside(void)
+{
+	struct sysfs_dirent *sd;
+
+	busy_free_boot();
+	sd = sysfs_new_dirent("busy", SYSFS_KOBJ_ATTR);
+	sysfs_get_active(sd);
+	if (exercise_pending()) {
+		printf("exercise not done yet: %s\n", exercise_pending());
+		return;
+	}
+	sysfs_put(sd);		/* the only s_count, with the operation inside: a BUG here */
+	printf("sysfs_put() freed a node with an operation inside, and nothing stopped it\n");
+}
+
+/*
+ * busy_free_failure - the check of a_node_freed_with_an_operation_inside_is_a_bug,
+ * stages 3 and 4: NULL if a BUG stopped the free, else what went wrong, in
+ * msg (len bytes).  boot is the suite's boot(); want says, for that
+ * message, what is inside the node and which BUG_ON must stop it.  The
+ * suite asserts on the result, so that a failure names its own file.
+ */
+static __maybe_unused const char *busy_free_failure(void (*boot)(void), const char *want, char *msg, size_t len)
+{
+	char out[8192];
+	int st;
+
+	busy_free_boot = boot;
+	st = output_of_child(free_with_an_operation_inside, out, sizeof(out));
+	if (strstr(out, "exercise not done yet"))
+		snprintf(msg, len, "%s", out);
+	else if (!(WIFEXITED(st) && WEXITSTATUS(st) == EXIT_OOPS && strstr(out, "kernel BUG at") &&
+		   strstr(out, "sysfs_active_destroy")))
+		snprintf(msg, len, "the last sysfs_put() of a node with an operation inside %s (exit %d, want %d):\n%s",
+			 want, WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st), EXIT_OOPS, out);
+	else
+		return NULL;
+	return msg;
 }
 
 #endif

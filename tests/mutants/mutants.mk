@@ -35,7 +35,8 @@ mutants: $(call mutant_deps,$(STAGE))
 mutants-list:
 	$(Q)for f in $(MUTATE); do python3 code/tools/mutate.py list $$f; done
 
-# make check's sample: a few mutants of stages 1 and 4, each caught by a cheap suite.
+# make check's sample: a few mutants of each stage that has a tests/mutants/sample-stageN.tsv, each caught
+# by a cheap suite.
 HELP += "check-mutants-sample  the few mutants of tests/mutants/sample-stageN.tsv must all be killed"
 CHECK_TARGETS += check-mutants-sample check-mutate
 MUTANT_SAMPLES := $(patsubst tests/mutants/sample-stage%.tsv,%,$(wildcard tests/mutants/sample-stage*.tsv))

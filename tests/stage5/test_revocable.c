@@ -258,6 +258,47 @@ START_TEST(revoke_inside_an_access_of_its_own_provider_is_reported)
 }
 END_TEST
 
+/*
+ * The provider's own checks, in the code given with the exercises: each
+ * warns, and a test that expects the warning is what keeps it there.
+ */
+START_TEST(a_provider_for_no_resource_warns)
+{
+	struct revocable_provider *rp;
+
+	boot();
+	atomic_store(&kernel_tainted, false);
+	rp = revocable_provider_alloc(NULL);
+	ck_assert_msg(atomic_load(&kernel_tainted),
+		      "revocable_provider_alloc(NULL) did not warn: a provider of nothing hands every access NULL, "
+		      "as if revoked from the start");
+	atomic_store(&kernel_tainted, false);	/* the warning this test wants */
+	revocable_provider_put(rp);
+}
+END_TEST
+
+/*
+ * A consumer that opens a read-side section and lets its reference go
+ * without the withdrawal (here by hand: the section opened straight on the
+ * provider's srcu_struct).  The last put frees the provider with the
+ * section still counted; its cleanup_srcu_struct() must say so.
+ */
+START_TEST(a_provider_freed_with_a_section_still_open_warns)
+{
+	struct revocable_provider *rp;
+
+	boot();
+	atomic_store(&kernel_tainted, false);
+	rp = revocable_provider_alloc(&resource);
+	srcu_read_lock(&rp->srcu);		/* never unlocked: the memory goes below */
+	revocable_provider_put(rp);		/* the only reference */
+	ck_assert_msg(atomic_load(&kernel_tainted),
+		      "the provider was freed with a read-side section still open in it, and nothing warned: "
+		      "its release must cleanup_srcu_struct(), which checks that no reader is left");
+	atomic_store(&kernel_tainted, false);	/* the warning this test wants */
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("revocable");
@@ -270,5 +311,8 @@ int main(void)
 	tcase_add_test(tc, free_threads_never_use_the_resource_after_revoke);
 	tc = ktest_case(s, "lockdep", 10);
 	tcase_add_test(tc, revoke_inside_an_access_of_its_own_provider_is_reported);
+	tc = ktest_case(s, "warnings", 10);
+	tcase_add_test(tc, a_provider_for_no_resource_warns);
+	tcase_add_test(tc, a_provider_freed_with_a_section_still_open_warns);
 	return ktest_main(s);
 }
