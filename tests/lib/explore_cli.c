@@ -29,7 +29,7 @@ static void print_result(const struct explore_harness *h, const struct explore_o
 
 	explore_summary(h, o, r, line, sizeof(line));
 	if (planned && h->explore_dfs && strncmp(o->strategy, "dfs:", 4) == 0)
-		printf("%s (%s, not dfs:2: %s)\n", line, o->strategy, h->explore_dfs_why);
+		printf("%s (this harness's bound, not dfs:2: %s)\n", line, h->explore_dfs_why);
 	else
 		printf("%s\n", line);
 }
@@ -74,6 +74,9 @@ int explore_main(int argc, char **argv, const struct explore_harness *const *hs,
 		scheds[nsched++] = "pct:2";
 		scheds[nsched++] = "pct:3";
 		scheds[nsched++] = "dfs:2";
+		printf("explore: the plan: PCT of depths 2 and 3, %ld schedules each (seed %lu), then every schedule "
+		       "with at most 2 preemptions (dfs:2, or the bound a harness names, with why), each harness "
+		       "until its first failure\n", runs, seed);
 	}
 	for (int k = 0; k < n; k++) {
 		const struct explore_harness *h = hs[k];
