@@ -14,8 +14,8 @@
 # RUNS is sized by cost: a schedule costs about 0.3 ms of CPU (most of it
 # the host kernel's: a thread hand-off per decision, page mappings per
 # kmalloc), so stage 4's 11 harnesses at 20,000 runs of each depth cost
-# about 130 CPU-seconds and its bounded searches about 75, within the
-# 300 CPU-seconds (2.5 min on 2 cores) the whole may take.  Every stage-4
+# about 155 CPU-seconds and its bounded searches about 75: 231 measured in
+# all, within the 300 CPU-seconds (2.5 min on 2 cores) the whole may take.  Every stage-4
 # mistake that test_explore catches (tests/stage4/mistakes.tsv) falls to
 # PCT within 141 runs.
 RUNS ?= 20000
