@@ -132,7 +132,7 @@ extern void (*explore_boot_hook)(void);
 /*
  * explore_main - the explorer's command line, for `make explore-stageN`:
  *	PROG --explore [--harness NAME] [--sched S]... [--runs N] [--seed N] [--trace DIR] [--jobs N]
- * Without --sched: pct:2 and pct:3 (--runs each, default 20000) and dfs:2
+ * Without --sched: pct:2 and pct:3 (--runs each, default 15000) and dfs:2
  * (or the harness's explore_dfs), a harness's plan ending at its first
  * failure, by N workers at once (default: one per CPU; 0: dfs in order, in one process at a time),
  * with the same result for any N.  Exit 0 if every

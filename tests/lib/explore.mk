@@ -13,12 +13,13 @@
 #
 # RUNS is sized by cost: a schedule costs about 0.3 ms of CPU (most of it
 # the host kernel's: a thread hand-off per decision, page mappings per
-# kmalloc), so stage 4's 11 harnesses at 20,000 runs of each depth cost
-# about 155 CPU-seconds and its bounded searches about 75: 231 measured in
-# all, within the 300 CPU-seconds (2.5 min on 2 cores) the whole may take.  Every stage-4
-# mistake that test_explore catches (tests/stage4/mistakes.tsv) falls to
-# PCT within 141 runs.
-RUNS ?= 20000
+# kmalloc), so stage 4's 11 harnesses at 15,000 runs of each depth cost
+# about 120 CPU-seconds and its bounded searches about 85: 206 measured in
+# all, 2 min 6 s on 2 cores, within the 2.5 min (300 CPU-seconds) the whole
+# may take (20,000 runs took 2 min 30 s: no margin).  Every stage-4 mistake
+# that test_explore catches (tests/stage4/mistakes.tsv) falls to PCT within
+# 141 runs.
+RUNS ?= 15000
 SEED ?= 1
 HARNESS ?=
 SCHED ?=
@@ -30,7 +31,7 @@ EXPLORE_STAGES := $(patsubst tests/stage%/test_explore.c,%,$(wildcard tests/stag
 # explore_test_main() (stage 5's test_chardev has the driver's), each explored in turn.
 explore_suites = $(sort $(basename $(notdir $(shell grep -l 'return explore_test_main' tests/stage$(1)/test_*.c))))
 
-HELP += "explore-stageN   stage N's harnesses under PCT and bounded DFS (RUNS=20000 SEED=1 HARNESS= SCHED= JOBS=ncpu)"
+HELP += "explore-stageN   stage N's harnesses under PCT and bounded DFS (RUNS=15000 SEED=1 HARNESS= SCHED= JOBS=ncpu)"
 define EXPLORE_STAGE
 .PHONY: explore-stage$(1)
 explore-stage$(1): $(BUILD)/.deps-ok $(addprefix $(call stage_dir,$(1))/tests/,$(call explore_suites,$(1)))
