@@ -426,12 +426,12 @@ START_TEST(a_bounded_search_by_several_workers_is_the_search_in_order)
 
 	explore_boot_hook = boot;
 	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
-		struct explore_opts o = { .strategy = cases[i].s, .runs = 100000, .quiet = true, .jobs = 0 };
+		struct explore_opts o = { .strategy = cases[i].s, .runs = cases[i].runs, .quiet = true, .jobs = 0 };
 		int got = explore(cases[i].h, &o, &one);
 
-
-		ck_assert_msg(got == 1 ? one.runs > 2 : one.exhausted, "%s %s: %ld schedules, %s", cases[i].h->name,
-			      o.strategy, one.runs, got ? "fails too soon to test an order" : "not exhausted");
+		ck_assert_msg(got == 1 ? one.runs > 2 : one.exhausted == (one.runs < o.runs), "%s %s: %ld schedules, %s",
+			      cases[i].h->name, o.strategy, one.runs,
+			      got ? "fails too soon to test an order" : one.exhausted ? "exhausted" : "not exhausted");
 		for (o.jobs = 1; o.jobs <= 3; o.jobs++) {
 			ck_assert_int_eq(explore(cases[i].h, &o, &many), got);
 			ck_assert_msg(many.subtrees > 2, "%s %s by %d workers: split into %ld subtrees only",
@@ -449,6 +449,39 @@ START_TEST(a_bounded_search_by_several_workers_is_the_search_in_order)
 }
 END_TEST
 
+/*
+ * make explore-stageN's dfs stops at a cap (EXPLORE_DFS_CAP): a search cut
+ * there must say so in its line, in order and by several workers, and
+ * never print "every schedule within the bound", which a reader takes for
+ * a proof.  increments has 613 schedules of at most one preemption.
+ */
+START_TEST(a_bounded_search_stopped_at_its_cap_says_it_is_not_exhaustive)
+{
+	struct explore_result r;
+	char line[512];
+
+	explore_boot_hook = boot;
+	for (int jobs = 0; jobs <= 2; jobs += 2) {
+		struct explore_opts o = { .strategy = "dfs:1", .runs = 100, .quiet = true, .jobs = jobs };
+
+		ck_assert_int_eq(explore(&increments, &o, &r), 0);
+		ck_assert_msg(!r.exhausted && r.runs == 100, "jobs %d: %ld schedules, %s", jobs, r.runs,
+			      r.exhausted ? "exhausted" : "not exhausted");
+		explore_summary(&increments, &o, &r, line, sizeof(line));
+		ck_assert_msg(strstr(line, "dfs:1 stopped at the cap after 100 schedules: not exhaustive") &&
+			      !strstr(line, "every schedule"), "jobs %d: %s", jobs, line);
+
+		o.runs = 100000;
+		ck_assert_int_eq(explore(&increments, &o, &r), 0);
+		ck_assert_msg(r.exhausted && r.runs == 613, "jobs %d: %ld schedules, %s", jobs, r.runs,
+			      r.exhausted ? "exhausted" : "not exhausted");
+		explore_summary(&increments, &o, &r, line, sizeof(line));
+		ck_assert_msg(strstr(line, "613 schedules") && strstr(line, "every schedule within the bound") &&
+			      !strstr(line, "cap"), "jobs %d: %s", jobs, line);
+	}
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("explorer");
@@ -462,5 +495,6 @@ int main(void)
 	tcase_add_test(tc, a_replay_is_the_same_run_byte_for_byte);
 	tcase_add_test(tc, a_search_reports_the_same_failure_with_one_worker_or_several);
 	tcase_add_test(tc, a_bounded_search_by_several_workers_is_the_search_in_order);
+	tcase_add_test(tc, a_bounded_search_stopped_at_its_cap_says_it_is_not_exhaustive);
 	return ktest_main(s);
 }

@@ -46,6 +46,15 @@ struct explore_harness {
 	 * given code does.  NULL: it runs through none.
 	 */
 	const char *yours;
+	/*
+	 * make explore-stageN's bounded search for this harness: NULL is
+	 * "dfs:2", every schedule with at most two preemptions.  A harness
+	 * whose space is too large for that gives a smaller bound here, and
+	 * in explore_dfs_why the reason, which the explorer prints beside the
+	 * count, so nobody reads "every schedule within the bound" as dfs:2.
+	 */
+	const char *explore_dfs;
+	const char *explore_dfs_why;
 };
 
 /*
@@ -104,6 +113,16 @@ void explore_grade(const struct explore_harness *h, void (*boot)(void));
 /* explore_expect_bug - the grade of a harness with expected_bug: some schedule must show it. */
 void explore_expect_bug(const struct explore_harness *h, void (*boot)(void));
 
+/*
+ * explore_summary - the line make explore-stageN prints for one search:
+ * how many schedules of which strategy, and for dfs whether that was every
+ * schedule within the bound or the search stopped at its cap (o->runs),
+ * which it then says in so many words: "dfs:2 stopped at the cap after N
+ * schedules: not exhaustive".
+ */
+void explore_summary(const struct explore_harness *h, const struct explore_opts *o, const struct explore_result *r,
+		     char *buf, size_t len);
+
 /* explore_describe - the failure as a student reads it: invariant, output, replay command. */
 void explore_describe(const struct explore_harness *h, const struct explore_result *r, char *buf, size_t len);
 
@@ -113,8 +132,9 @@ extern void (*explore_boot_hook)(void);
 /*
  * explore_main - the explorer's command line, for `make explore-stageN`:
  *	PROG --explore [--harness NAME] [--sched S]... [--runs N] [--seed N] [--trace DIR] [--jobs N]
- * Without --sched: pct:2 and pct:3 (RUNS each) and dfs:2, by N workers at
- * once (default: one per CPU; 0: dfs in order, in one process at a time),
+ * Without --sched: pct:2 and pct:3 (--runs each, default 15000) and dfs:2
+ * (or the harness's explore_dfs), a harness's plan ending at its first
+ * failure, by N workers at once (default: one per CPU; 0: dfs in order, in one process at a time),
  * with the same result for any N.  Exit 0 if every
  * harness passed every schedule, 1 if one failed, 2 for bad arguments.
  */

@@ -6,22 +6,40 @@
 #include "explore_int.h"
 #include "ktest.h"
 
-static void print_result(const struct explore_harness *h, const struct explore_opts *o,
-			 const struct explore_result *r)
+void explore_summary(const struct explore_harness *h, const struct explore_opts *o, const struct explore_result *r,
+		     char *buf, size_t len)
 {
 	bool dfs = strncmp(o->strategy, "dfs:", 4) == 0;
+	char cap[160] = "";
 
-	printf("explore %s: %s: %ld schedule%s in %.1f s (%.0f/s)%s, %ld failure%s\n", h->name, o->strategy,
-	       r->runs, r->runs == 1 ? "" : "s", r->seconds, r->seconds > 0 ? r->runs / r->seconds : 0.0,
-	       !dfs || r->failures ? "" : r->exhausted ? ", every schedule within the bound" : ", NOT exhaustive (cap)",
-	       r->failures, r->failures == 1 ? "" : "s");
+	if (dfs && !r->failures && !r->exhausted)
+		snprintf(cap, sizeof(cap), "; %s stopped at the cap after %ld schedules: not exhaustive",
+			 o->strategy, r->runs);
+	else if (dfs && !r->failures)
+		snprintf(cap, sizeof(cap), ", every schedule within the bound");
+	snprintf(buf, len, "explore %s: %s: %ld schedule%s in %.1f s (%.0f/s)%s, %ld failure%s", h->name,
+		 o->strategy, r->runs, r->runs == 1 ? "" : "s", r->seconds,
+		 r->seconds > 0 ? r->runs / r->seconds : 0.0, cap, r->failures, r->failures == 1 ? "" : "s");
+}
+
+static void print_result(const struct explore_harness *h, const struct explore_opts *o,
+			 const struct explore_result *r, bool planned)
+{
+	char line[512];
+
+	explore_summary(h, o, r, line, sizeof(line));
+	if (planned && h->explore_dfs && strncmp(o->strategy, "dfs:", 4) == 0)
+		printf("%s (this harness's bound, not dfs:2: %s)\n", line, h->explore_dfs_why);
+	else
+		printf("%s\n", line);
 }
 
 int explore_main(int argc, char **argv, const struct explore_harness *const *hs, int n)
 {
 	const char *only = NULL, *scheds[8], *trace_dir = NULL;
 	int nsched = 0, bad = 0, rc = 0, jobs = (int)sysconf(_SC_NPROCESSORS_ONLN);
-	long runs = 100000;
+	bool planned;	/* no --sched: the default plan, each harness with its own dfs bound */
+	long runs = EXPLORE_RUNS;
 	unsigned long seed = 1;
 
 	for (int i = 2; i < argc; i += 2) {
@@ -51,10 +69,14 @@ int explore_main(int argc, char **argv, const struct explore_harness *const *hs,
 	}
 	if (jobs < 0)
 		jobs = 0;	/* 0: the sequential search, in one worker process at a time */
+	planned = !nsched;
 	if (!nsched) {
 		scheds[nsched++] = "pct:2";
 		scheds[nsched++] = "pct:3";
 		scheds[nsched++] = "dfs:2";
+		printf("explore: the plan: PCT of depths 2 and 3, %ld schedules each (seed %lu), then every schedule "
+		       "with at most 2 preemptions (dfs:2, or the bound a harness names, with why), each harness "
+		       "until its first failure\n", runs, seed);
 	}
 	for (int k = 0; k < n; k++) {
 		const struct explore_harness *h = hs[k];
@@ -63,9 +85,12 @@ int explore_main(int argc, char **argv, const struct explore_harness *const *hs,
 		if (only && strcmp(only, h->name) != 0)
 			continue;
 		for (int j = 0; j < nsched; j++) {
+			/* The default plan's dfs:2 is the harness's own bound where it names one (explore.h). */
+			const char *s = planned && h->explore_dfs && !strcmp(scheds[j], "dfs:2") ? h->explore_dfs
+												 : scheds[j];
 			/* dfs runs until the bounded space is exhausted: RUNS caps the random strategies only. */
-			struct explore_opts o = { .strategy = scheds[j], .seed = seed,
-						  .runs = strncmp(scheds[j], "dfs:", 4) ? runs : EXPLORE_DFS_CAP, .jobs = jobs };
+			struct explore_opts o = { .strategy = s, .seed = seed,
+						  .runs = strncmp(s, "dfs:", 4) ? runs : EXPLORE_DFS_CAP, .jobs = jobs };
 			struct explore_result r;
 			char trace[512], desc[12000];
 			int got;
@@ -77,7 +102,7 @@ int explore_main(int argc, char **argv, const struct explore_harness *const *hs,
 			got = explore(h, &o, &r);
 			if (got < 0)
 				return 2;
-			print_result(h, &o, &r);
+			print_result(h, &o, &r, planned);
 			if (got == 0)
 				continue;
 			found = true;

@@ -10,6 +10,7 @@
 #define EXIT_INVARIANT 1
 #define EXPLORE_SPIN_MS 2000	/* a task running this long without sleeping is a soft lockup */
 #define EXPLORE_DFS_CAP 2000000L	/* dfs schedules before giving up on exhausting the bound */
+#define EXPLORE_RUNS 15000L	/* pct, random: make explore-stageN's RUNS, sized in explore.mk */
 
 struct dfs_node {
 	uint32_t runnable, tried;
