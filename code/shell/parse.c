@@ -254,18 +254,25 @@ static bool check_device(struct parser *p, struct cmdline *cl)
 	return check_name(p, cl->w[1], "device", cl->w[1]->text);
 }
 
+/* A delay point this stage has; if not, say so for CMD ("delay", "await") and list those it has. */
+static bool point_known(struct parser *p, struct token *point, const char *cmd)
+{
+	char names[1024];
+
+	if (delay_known(point->text))
+		return true;
+	delay_names(names, sizeof(names));
+	perr_at(p, point, "%s: unknown delay point '%s'; this stage has: %s", cmd, point->text,
+		names[0] ? names : "none");
+	return false;
+}
+
 static bool check_delay(struct parser *p, struct cmdline *cl)
 {
 	struct token *point = cl->w[1], *t = cl->w[2];
 
-	if (!delay_known(point->text)) {
-		char names[1024];
-
-		delay_names(names, sizeof(names));
-		perr_at(p, point, "delay: unknown delay point '%s'; this stage has: %s", point->text,
-			names[0] ? names : "none");
+	if (!point_known(p, point, "delay"))
 		return false;
-	}
 	cl->c.arg = strdup(point->text);
 	if (strcmp(t->text, "off") == 0) {
 		cl->c.ms = 0;
@@ -288,14 +295,8 @@ static bool check_await(struct parser *p, struct cmdline *cl)
 	struct token *point = cl->w[1];
 	const struct command *armed = NULL;
 
-	if (!delay_known(point->text)) {
-		char names[1024];
-
-		delay_names(names, sizeof(names));
-		perr_at(p, point, "await: unknown delay point '%s'; this stage has: %s", point->text,
-			names[0] ? names : "none");
+	if (!point_known(p, point, "await"))
 		return false;
-	}
 	for (int i = p->s->ncmd - 1; i >= 0 && !armed; i--)
 		if (p->s->cmd[i]->kind == CMD_DELAY && strcmp(p->s->cmd[i]->arg, point->text) == 0)
 			armed = p->s->cmd[i];
