@@ -11,6 +11,13 @@
  * meanwhile, the first access to freed memory is then the cleanup's
  * own reading of the kobject, and the report names kobject_cleanup()
  * instead of the workqueue's list handling.
+ *
+ * The kernel waits on a timer first (schedule_delayed_work()) and queues
+ * the work when it fires, so a flush of the workqueue before then does
+ * not wait for the cleanup.  Here the work is queued at once and sleeps
+ * its delay inside: flush_scheduled_work(), the shell's settle, waits
+ * for it, and a script can order itself after the cleanup without a
+ * sleep of its own.
  */
 struct kobject_delayed_release {
 	struct work_struct work;
