@@ -351,7 +351,7 @@ SAN_ENV := ASAN_OPTIONS=detect_leaks=0:abort_on_error=0:exitcode=3 \
 KSIM_SCHED ?= nonpreemptive
 KSIM_SCHED_ARGS = $(if $(KSIM_SCHED),--sched $(KSIM_SCHED))
 # RUN_STAGE_TESTS(N, dir, variant) - the recipe that grades one build of stage N.
-RUN_STAGE_TESTS = $(Q)KSIM="$(RUN_PREFIX) $(2)/ksim $(KSIM_SCHED_ARGS)" KSIM_DIR=$(2) $(SAN_ENV) T2D=$(BUILD)/tools/trace2dot \
+RUN_STAGE_TESTS = $(Q)KSIM="$(RUN_PREFIX) $(2)/ksim $(KSIM_SCHED_ARGS)" KSIM_DIR=$(2) KSIM_SAN=$(SAN) $(SAN_ENV) T2D=$(BUILD)/tools/trace2dot \
 	  tests/lib/runtests.sh "check-stage$(1)$(if $(filter solutions,$(3)), SOLUTIONS=1)$(if $(SAN), SAN=$(SAN))" \
 	  $(if $(filter exercises,$(3)),--exercises exercises/stage$(1) $(if $(filter 1,$(V)),--full) --warnings "$(S$(1)_exercises_WARNINGS)") \
 	  $(if $(SAN_SKIP_TABLES),,$(addprefix --scenarios ,$(wildcard tests/stage$(1)/scenarios.tsv))) \
