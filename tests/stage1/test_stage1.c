@@ -97,6 +97,11 @@ START_TEST(pinned_kobject_survives_unplug_and_is_released_after_close)
 	ck_assert_msg(trace_count(r.trace, "release", "kobject:mouse0") == 1,
 		      "release of kobject:mouse0 ran %d times, want exactly once (the last kobject_put() calls it)",
 		      trace_count(r.trace, "release", "kobject:mouse0"));
+	/* Every reference of the story is in the trace the figures are drawn from: two opens' gets, their two closes' puts and the unplug's. */
+	ck_assert_msg(trace_count(r.trace, "get", "kobject:mouse0") == 2 && trace_count(r.trace, "put", "kobject:mouse0") == 3,
+		      "the trace has %d gets and %d puts of kobject:mouse0, want 2 and 3 (kobject_get() and "
+		      "kobject_put() each write one event):\n%s", trace_count(r.trace, "get", "kobject:mouse0"),
+		      trace_count(r.trace, "put", "kobject:mouse0"), r.trace);
 	closed = trace_seq(r.trace, "close", "file:/sys/devices/mouse0/clicks#2", 1);
 	released = trace_seq(r.trace, "release", "kobject:mouse0", 1);
 	freed = trace_seq(r.trace, "free", "kobject:mouse0", 1);
