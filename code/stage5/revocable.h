@@ -48,10 +48,12 @@
  *				cleanup_srcu_struct() flushes the domain's
  *				work, so that caller must be allowed to
  *				sleep (no spinlock, no interrupt handler)
- *	an access may sleep,	and revoke waits for it: an access that
- *	revoke waits for it	waits for an event (a read for input) holds
- *				remove() until something wakes it, so a
- *				driver wakes its sleepers before it revokes
+ *	a sleeping access	an access may sleep, and revoke waits for
+ *	holds the revoke	it: one that waits for an event (a read
+ *				waiting for input) keeps remove() in
+ *				synchronize_srcu() until something wakes
+ *				it, so a driver wakes its sleepers before
+ *				it revokes
  *	no device_lock()	the kernel's remove() runs under the
  *	inside an access	device's device_lock()
  *				(device_release_driver_internal()); an
@@ -102,8 +104,9 @@ struct revocable_provider *revocable_provider_alloc(void *res);
  * may free the resource.  The provider's memory lives on while consumers
  * or handles hold references to it.
  *
- * Context: sleeps (waits for accesses in progress); never inside an
- * access of @rp, which would wait for itself.  Return: nothing.
+ * Context: sleeps (waits for accesses in progress, and frees the provider
+ * if its reference was the last); never inside an access of @rp, which
+ * would wait for itself.  Return: nothing.
  */
 void revocable_provider_revoke(struct revocable_provider *rp);
 
