@@ -59,7 +59,11 @@ static void srcu_wait_for_index(struct srcu_struct *ssp, int idx)
  * the idle index, flip, scan the old one.  A reader inside when it is
  * called has counted itself in one of the two counters, and each is seen
  * at zero after the call began; so that reader has left, whichever index
- * it loaded and however late it counted itself.
+ * it loaded and however late it counted itself.  That needs no mutex;
+ * srcu_gp_mutex is for progress: without it another updater could flip
+ * between our read of the index and our flip, and either of our waits
+ * could then be on the index new readers are entering, which they may
+ * keep above zero for ever.
  */
 __noinline void synchronize_srcu(struct srcu_struct *ssp)
 {
