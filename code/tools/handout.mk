@@ -1,0 +1,44 @@
+# code/tools/handout.mk - the course's handout (make handout), what a handout refuses, and the scan for answers.
+# Included by the top-level Makefile, which defines BUILD, STAGES, GRADED_STAGES, SOLUTIONS, HELP, CHECK_TARGETS.
+
+HANDOUT_DIR := build/handout
+HELP += "handout          build/handout/: the repository a course gives its students (git, one commit): no solutions/, mistakes, variants or mutants"
+.PHONY: handout
+handout: build/handout.stamp
+# (The stamp, outside the handout's tree: a file in it would be handed out.)
+build/handout.stamp: $(wildcard $(shell git ls-files 2>/dev/null)) code/tools/handout.sh
+	$(Q)code/tools/deps.sh git
+	$(Q)code/tools/handout.sh $(HANDOUT_DIR)
+	$(Q)touch $@
+
+# check-answers - no answer line (a line of a reference exercise body that
+# no given code holds) in the handout or in any stage's Gradescope bundle,
+# whose own bases' solutions are allowed; and the scan catches one planted
+# in a copy of each (tests/grade/check-answers.sh).  A few seconds.
+HANDOUT_ZIPS := $(foreach n,$(GRADED_STAGES),$(BUILD)/gradescope/stage$(n)/autograder.zip)
+HELP += "check-answers    the handout and every stage's bundle quote no answer line (and the scan catches one planted in a copy)"
+CHECK_TARGETS += check-answers
+.PHONY: check-answers
+check-answers: build/handout.stamp $(HANDOUT_ZIPS)
+	$(Q)code/tools/deps.sh python3 zip unzip
+	$(Q)tests/grade/check-answers.sh $(BUILD)/check-answers $(HANDOUT_DIR) $(HANDOUT_ZIPS)
+
+# ---------------------------------------------------------------- in a handout
+# A handout has no solutions/ (code/tools/handout.sh).  There a student's
+# build of stage N builds its base stages from exercises/ (the Makefile's
+# base_tree), and whatever needs the reference stops here with a message
+# instead of failing on a missing file: building or testing the reference,
+# the course's own tests of it, the book (it shows the reference's runs),
+# the bundles.  What a student runs (check-stageN, grade, progress,
+# hint-stageN, run-stageN, stageN, ...) works.
+ifeq ($(wildcard solutions/stage*/hints.txt),)
+ifeq ($(filter 1,$(SOLUTIONS)),1)
+$(error SOLUTIONS=1: the reference solutions are not in this handout, only your exercises/; run the target without SOLUTIONS=1 to build and test yours)
+endif
+HANDOUT_REFUSED := $(filter-out $(foreach n,$(STAGES),check-stage$(n)),\
+	$(filter all tour book figures bench bench-% real-kernel% mutants mutants-list exercises gradescope-bundle \
+		handout check check-% %-reference,$(or $(MAKECMDGOALS),all)))
+ifneq ($(HANDOUT_REFUSED),)
+$(error make $(HANDOUT_REFUSED): needs the reference solutions, which this handout does not hold (the course runs it in its own checkout). Here: make check-stageN, make grade, make progress, make hint-stageN, make run-stageN SCRIPT=... (make help))
+endif
+endif
