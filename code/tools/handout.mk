@@ -23,6 +23,18 @@ check-answers: build/handout.stamp $(HANDOUT_ZIPS)
 	$(Q)code/tools/deps.sh python3 zip unzip
 	$(Q)tests/grade/check-answers.sh $(BUILD)/check-answers $(HANDOUT_DIR) $(HANDOUT_ZIPS)
 
+# check-handout - a clone of the handout works as a student uses it:
+# check-stage1 and grade on the skeleton, full marks with the reference
+# copied into its exercises/ (stage 2 on that stage 1), and what needs the
+# reference stops with the reason (tests/grade/check-handout.sh).  About 16
+# CPU-seconds: the clone compiles the kernel afresh.
+HELP += "check-handout    a clone of the handout: check-stage1 and grade work on the skeleton and on the reference copied in; SOLUTIONS=1, make, check, book say they need the reference"
+CHECK_TARGETS += check-handout
+.PHONY: check-handout
+check-handout: $(BUILD)/.deps-ok build/handout.stamp
+	$(Q)code/tools/deps.sh git $(GRADE_PACKAGES)
+	$(Q)GRADE_PACKAGES="$(GRADE_PACKAGES)" tests/grade/check-handout.sh $(BUILD)/check-handout $(HANDOUT_DIR)
+
 # ---------------------------------------------------------------- in a handout
 # A handout has no solutions/ (code/tools/handout.sh).  There a student's
 # build of stage N builds its base stages from exercises/ (the Makefile's
