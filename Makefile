@@ -174,7 +174,7 @@ stage_layers = $(foreach k,$(call stage_chain,$(1)),code/stage$(k) \
 # base_tree(K) - where a base stage K's exercise files come from: the
 # reference, or in a course's handout, which has no solutions/ (make
 # handout), the student's own exercises/stageK: stage 4 builds on your stage 1.
-base_tree = $(if $(wildcard solutions/stage$(1)/hints.txt),solutions,exercises)
+base_tree = $(if $(wildcard solutions/stage$(1)),solutions,exercises)
 overlay = $(strip $(foreach f,$(sort $(notdir $(foreach l,$(call stage_layers,$(1),$(2)),$(wildcard $(l)/$(3)*.c)))),\
 	$(lastword $(foreach l,$(call stage_layers,$(1),$(2)),$(wildcard $(l)/$(3)$(f))))))
 overlay_hdr = $(foreach l,$(call stage_layers,$(1),$(2)),$(wildcard $(l)/*.h))

@@ -43,7 +43,7 @@ check-handout: $(BUILD)/.deps-ok build/handout.stamp
 # the course's own tests of it, the book (it shows the reference's runs),
 # the bundles.  What a student runs (check-stageN, grade, progress,
 # hint-stageN, run-stageN, stageN, ...) works.
-ifeq ($(wildcard solutions/stage*/hints.txt),)
+ifeq ($(wildcard solutions/stage*),)
 ifeq ($(filter 1,$(SOLUTIONS)),1)
 $(error SOLUTIONS=1: the reference solutions are not in this handout, only your exercises/; run the target without SOLUTIONS=1 to build and test yours)
 endif

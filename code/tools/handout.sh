@@ -9,7 +9,8 @@
 #   tests/stageN/variants*        right answers written another way, as patches of it
 #   tests/mutants/                the reference's mutants and their samples
 #   tests/grade/check-grade.sh    the grader's own tests (they edit a reference file)
-#   .ci/ .github/                 the course's CI, which runs make check on the reference
+#   .ci/                          the course's CI, which runs make check on the reference
+# (.github/ stays: its Classroom workflow grades the student's repository, this one.)
 # and with the chapters' includes of a solution file pointed at its skeleton
 # in exercises/, so a chapter names no file the handout lacks and shows
 # the stub where the course's book shows the answer.
@@ -27,7 +28,7 @@ out=${1:?usage: handout.sh DIR}
 [ -d solutions ] || { echo "handout.sh: no solutions/ here: run it in the course's checkout (this looks like a handout)" >&2; exit 2; }
 git rev-parse --git-dir >/dev/null 2>&1 || { echo "handout.sh: not a git checkout: a handout holds tracked files only" >&2; exit 2; }
 excl=(":(exclude)solutions" ":(exclude)tests/mutants" ":(exclude)tests/grade/check-grade.sh"
-	":(exclude).ci" ":(exclude).github")
+	":(exclude).ci")
 for d in tests/stage*/; do
 	excl+=(":(exclude)${d}mistakes" ":(exclude)${d}mistakes.tsv" ":(exclude)${d}variants" ":(exclude)${d}variants.tsv")
 done
