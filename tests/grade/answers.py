@@ -39,10 +39,16 @@ import zipfile
 
 MIN = 12  # an answer this long is also found inside a longer line
 BLANKS = re.compile(r"\s+")
+ROW_BLANKS = re.compile(r"[^\S\n]+")  # blanks but the newline
 
 
 def norm(line):
     return BLANKS.sub(" ", line).strip()
+
+
+def norm_lines(text):
+    """norm() of each line of text (one substitution for the whole text: the scan's cost)."""
+    return [l.strip() for l in ROW_BLANKS.sub(" ", text).split("\n")]
 
 
 def fail(msg):
@@ -83,7 +89,7 @@ def answer_lines(src, bases):
     for d in ["code", "exercises"] + ["solutions/stage%d" % b for b in bases]:
         if os.path.isdir(os.path.join(src, d)):
             for p in files_under(os.path.join(src, d)):
-                given.extend(norm(l) for l in read_text(p).split("\n"))
+                given.extend(norm_lines(read_text(p)))
     given = "\n".join(given)
     sols = os.path.join(src, "solutions")
     if not os.path.isdir(sols):
@@ -110,15 +116,18 @@ class Scanner:
         self.found = 0
 
     def text(self, name, data):
-        for i, l in enumerate(data.decode("utf-8", errors="replace").split("\n"), 1):
-            n = norm(l)
+        lines = norm_lines(data.decode("utf-8", errors="replace"))
+        # (the long answers this file holds at all, looked for in one pass each)
+        joined = "\n".join(lines)
+        held = [a for a in self.long if a in joined]
+        for i, n in enumerate(lines, 1):
             if not n:
                 continue
             hit = n if n in self.answers else None
-            if hit is None and n[0] in "+- " and norm(n[1:]) in self.answers:
+            if hit is None and n[0] in "+-" and norm(n[1:]) in self.answers:
                 hit = norm(n[1:])
             if hit is None:
-                hit = next((a for a in self.long if a in n), None)
+                hit = next((a for a in held if a in n), None)
             if hit is not None:
                 print("ANSWER %s:%d: stage %d: %s" % (name, i, self.answers[hit], hit))
                 self.found += 1
