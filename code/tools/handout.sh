@@ -12,8 +12,8 @@
 #   .ci/                          the course's CI, which runs make check on the reference
 # (.github/ stays: its Classroom workflow grades the student's repository, this one.)
 # and with the chapters' includes of a solution file pointed at its skeleton
-# in exercises/, so a chapter names no file the handout lacks and shows
-# the stub where the course's book shows the answer.
+# in exercises/, so a chapter shows the stub where the course's book shows
+# the answer; its README begins by saying what the handout is.
 #
 # A git repository, not a tarball: it is what a course publishes (a
 # template repository for GitHub Classroom, a repository to fork) and what
@@ -45,6 +45,20 @@ done
 if grep -rln 'solutions/' "$out.tmp/chapters" | xargs -r grep -ln 'include="solutions/' >&2; then
 	echo "handout.sh: a chapter above still includes from solutions/" >&2; exit 2
 fi
+# The README says first what this tree is, and what builds on what.
+chains=$(for n in $(code/tools/stages.sh --graded); do
+	c=$(code/tools/stage-chain.sh "$n") || exit 2
+	b=${c% *}
+	[ "$c" = "$n" ] || printf '%s; ' "stage $n on your stage$([ "$b" = "${b#* }" ] || echo s) $(echo "$b" | sed 's/ /, /g; s/\(.*\), /\1 and /')"
+done | sed 's/; $//')
+awk -v chains="$chains" 'NR == 2 {
+	print ""
+	print "> **This is a course'"'"'s handout** (`make handout`): the exercises, the given code, the book'"'"'s"
+	print "> sources, the tests and the grader, without the reference solutions. Here `make check-stageN`,"
+	print "> `make grade`, `make progress`, `make hint-stageN` and `make run-stageN` work (see \"Working an"
+	print "> exercise\"); what needs the reference (`make`, `make tour`, `make check`, `make book`,"
+	print "> `SOLUTIONS=1`) says so and stops. A stage is built on your own earlier ones: " chains "."
+} { print }' "$out.tmp/README.md" >"$out.tmp/README.md.new" && mv "$out.tmp/README.md.new" "$out.tmp/README.md"
 (cd "$out.tmp" && git init -q && git add -A && git "${id[@]}" commit -q -m "The course's handout: exercises, given code, book sources, tests and grading tools")
 mv "$out.tmp" "$out"
 echo "handout: $out ($(du -sk --exclude=.git "$out" | cut -f1) KiB, $(git -C "$out" ls-files | wc -l) files): no solutions/, mistakes, variants or mutants"
