@@ -26,7 +26,7 @@ check-answers: build/handout.stamp $(HANDOUT_ZIPS)
 # check-handout - a clone of the handout works as a student uses it:
 # check-stage1 and grade on the skeleton, full marks with the reference
 # copied into its exercises/ (stage 2 on that stage 1), and what needs the
-# reference stops with the reason (tests/grade/check-handout.sh).  About 16
+# reference stops with the reason (tests/grade/check-handout.sh).  About 17
 # CPU-seconds: the clone compiles the kernel afresh.
 HELP += "check-handout    a clone of the handout: check-stage1 and grade work on the skeleton and on the reference copied in; SOLUTIONS=1, make, check, book say they need the reference"
 CHECK_TARGETS += check-handout
