@@ -16,23 +16,25 @@ py=  # (answers.py runs itself: #!/usr/bin/python3, the Debian package deps.sh i
 pass=0 fail=0
 ok() { echo "  ok      $*"; pass=$((pass + 1)); }
 bad() { echo "  FAILED  $*"; fail=$((fail + 1)); }
-rm -rf "$work" && mkdir -p "$work"
+rm -rf "$work" && mkdir -p "$work" && work=$(cd "$work" && pwd)
 # bases N - the stages N builds on (its chain without N).
-bases() { local c; c=$(code/tools/stage-chain.sh "$1") || return 2; echo "${c% *}" | sed "s/^$1\$//"; }
+bases() { local c; c=$(code/tools/stage-chain.sh "$1") || return 2; if [ "$c" = "$1" ]; then echo; else echo "${c% *}"; fi; }
 
 # ---- what a student can read
 if [ ! -d "$handout/exercises" ]; then
 	bad "no handout in $handout (make handout)"
-elif ! git -C "$handout" archive -o "$(pwd)/$work/handout.tar" HEAD; then
+elif ! git -C "$handout" archive -o "$work/handout.tar" HEAD; then
 	bad "the handout $handout is not a git repository with a commit (make handout)"
 elif $py tests/grade/answers.py . "$work/handout.tar" >"$work/handout.found" 2>&1; then
 	ok "the handout ($handout as committed, $(tar -tf "$work/handout.tar" | grep -vc '/$') files) quotes no answer line ($($py tests/grade/answers.py --list . | wc -l) answer lines of stages $(code/tools/stages.sh --graded))"
 else
 	bad "the handout quotes answers:"; head -n 20 "$work/handout.found"
 fi
-[ ! -d "$handout/solutions" ] && [ -z "$(find "$handout" -path '*/mistakes/*' -o -path '*/variants/*' -o -path '*/mutants/*' | head -n 1)" ] &&
-	ok "the handout holds no solutions/, mistakes, variants or mutants" ||
+if [ ! -d "$handout/solutions" ] && [ -z "$(find "$handout" -path '*/mistakes/*' -o -path '*/variants/*' -o -path '*/mutants/*' | head -n 1)" ]; then
+	ok "the handout holds no solutions/, mistakes, variants or mutants"
+else
 	bad "the handout holds solutions/, mistakes, variants or mutants"
+fi
 for z in "$@"; do
 	n=${z%/autograder.zip}; n=${n##*stage}
 	b=$(bases "$n")
@@ -71,7 +73,7 @@ for z in "$@"; do
 	a=$($py tests/grade/answers.py --bases "$b" --list . | sed -n "s/^stage $n: //p" | head -n 1)
 	mkdir -p "$work/zip$n/tests/stage$n" && cp "$z" "$work/zip$n/autograder.zip"
 	printf -- '--- a/x.c\n+++ b/x.c\n@@ -1,2 +1,2 @@\n-\t(void)0;\n+\t%s\n' "$a" >"$work/zip$n/tests/stage$n/planted.patch"
-	(cd "$work/zip$n" && zip -q autograder.zip tests/stage$n/planted.patch)
+	(cd "$work/zip$n" && zip -q autograder.zip "tests/stage$n/planted.patch")
 	if $py tests/grade/answers.py --bases "$b" . "$work/zip$n/autograder.zip" >"$work/control$n.found" 2>&1; then
 		bad "control: '$a' added to a copy of stage $n's bundle was not found"
 	elif grep -qxF "ANSWER $work/zip$n/autograder.zip!tests/stage$n/planted.patch:5: stage $n: $a" "$work/control$n.found" &&
@@ -87,8 +89,9 @@ for z in "$@"; do
 		else
 			ok "control: scanned as a handout, stage $n's bundle holds answers of stages $b only, its bases ($(wc -l <"$work/control$n-bases.found") lines)"
 			k=$(sed -n 's/.*: stage \([0-9]*\): .*/\1/p' "$work/control$n-bases.found" | sort -u | paste -s -d ' ')
-			[ "$k" = "$b" ] || [ -z "$(echo " $k " | tr ' ' '\n' | grep -vxF -f <(echo "$b" | tr ' ' '\n') | grep .)" ] ||
-				bad "control: stage $n's bundle holds answers of stages '$k', not only its bases '$b'"
+			for s in $k; do
+				case " $b " in *" $s "*) ;; *) bad "control: stage $n's bundle holds answers of stage $s, not one of its bases ($b)" ;; esac
+			done
 		fi
 	fi
 done

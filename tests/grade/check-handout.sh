@@ -22,7 +22,7 @@ if ! git clone -q "$handout" "$work/clone" 2>"$work/clone.log"; then
 	echo "check-handout: $pass passed, $fail failed"; exit 1
 fi
 cd "$work/clone" || exit 1
-[ ! -e solutions ] && ok "a clone of the handout has no solutions/" || bad "a clone of the handout has solutions/"
+if [ ! -e solutions ]; then ok "a clone of the handout has no solutions/"; else bad "a clone of the handout has solutions/"; fi
 
 # What needs the reference stops with the reason.
 for goal in "check-stage1 SOLUTIONS=1" "" "check" "book" "check-stage4-mistakes"; do
