@@ -170,7 +170,11 @@ stage_chain = $(STAGE_CHAIN_$(1))
 # stage_layers(N, own) - the directories, lowest first; own is the directory
 # tree (solutions or exercises) used for stage N itself.
 stage_layers = $(foreach k,$(call stage_chain,$(1)),code/stage$(k) \
-	$(if $(filter $(k),$(1)),$(2),solutions)/stage$(k))
+	$(if $(filter $(k),$(1)),$(2),$(call base_tree,$(k)))/stage$(k))
+# base_tree(K) - where a base stage K's exercise files come from: the
+# reference, or in a course's handout, which has no solutions/ (make
+# handout), the student's own exercises/stageK: stage 4 builds on your stage 1.
+base_tree = $(if $(wildcard solutions/stage$(1)),solutions,exercises)
 overlay = $(strip $(foreach f,$(sort $(notdir $(foreach l,$(call stage_layers,$(1),$(2)),$(wildcard $(l)/$(3)*.c)))),\
 	$(lastword $(foreach l,$(call stage_layers,$(1),$(2)),$(wildcard $(l)/$(3)$(f))))))
 overlay_hdr = $(foreach l,$(call stage_layers,$(1),$(2)),$(wildcard $(l)/*.h))
