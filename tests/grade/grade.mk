@@ -16,9 +16,14 @@ GRADE_TEST_PACKAGES := python3 python3-yaml perl zip unzip libxml2-utils git
 # and the student builds of this tree's exercises/, which the copy's make
 # brings up to date with the submission's files.
 .PHONY: grade-prebuild grade-prebuild-student
-GRADE_PREBUILD := $(KERNEL_OBJ) $(SHELL_OBJ) $(TESTLIB_OBJ)
+GRADE_PREBUILD := $(KERNEL_OBJ) $(SHELL_OBJ) $(TESTLIB_OBJ) $(BUILD)/tools/netdeny
 GRADE_PREBUILD_STUDENT := $(foreach n,$(GRADED_STAGES),$(BUILD)/student/stage$(n)/ksim $(S$(n)_exercises_TESTS))
 grade-prebuild: $(GRADE_PREBUILD)
+
+# The sandbox's network ban where there is no network namespace (tests/grade/sandbox.sh).
+$(BUILD)/tools/netdeny: tests/grade/netdeny.c
+	$(Q)mkdir -p $(@D)
+	$(CC) $(CFLAGS) -o $@ $<
 grade-prebuild-student: $(GRADE_PREBUILD_STUDENT)
 
 HELP += "grade            grade your exercises/ with the course's tests (STAGES=\"1 2\", SUBMISSION=DIR): build/grade/results.json, junit.xml, grade.tap"

@@ -46,6 +46,7 @@ record() {
 		"$base.msg" "$res/out/scenarios.$row.out" >>"$res/results.tsv"
 }
 
+cap=${KTEST_OUTPUT_CAP:-1048576}
 while IFS= read -r line || [ -n "$line" ]; do
 	lineno=$((lineno + 1))
 	case $line in
@@ -70,7 +71,8 @@ while IFS= read -r line || [ -n "$line" ]; do
 	limit=$((left < 10 ? (left < 1 ? 1 : left) : 10))
 	start=$EPOCHREALTIME
 	# shellcheck disable=SC2086 # opts: ksim options, words
-	out=$(timeout -k 5 $limit $KSIM $opts "$path" 2>&1); rc=$?
+	# (at most KTEST_OUTPUT_CAP bytes of it are read: past them the row fails, below)
+	out=$(timeout -k 5 $limit $KSIM $opts "$path" 2>&1 | head -c "$cap"; exit "${PIPESTATUS[0]}"); rc=$?
 	end=$EPOCHREALTIME
 	took=$(( (${end%.*} - ${start%.*}) * 10 + (10#${end#*.} - 10#${start#*.}) / 100000 ))
 	took=$((took / 10)).$((took % 10))
@@ -84,6 +86,7 @@ while IFS= read -r line || [ -n "$line" ]; do
 	fi
 	bad= shown=
 	[ "$rc" = "$want" ] || bad="exit $rc, expected $want"
+	[ "$(LC_ALL=C; echo ${#out})" -lt "$cap" ] || bad="${bad:+$bad; }printed more than $cap bytes (the most a scenario may print); the rest was not read"
 	IFS=$'\t' read -r -a pats <<<"$rest"
 	for p in "${pats[@]}"; do
 		[ -n "$p" ] || continue
