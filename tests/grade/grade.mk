@@ -29,7 +29,7 @@ grade-prebuild-student: $(GRADE_PREBUILD_STUDENT)
 HELP += "grade            grade your exercises/ with the course's tests (STAGES=\"1 2\", SUBMISSION=DIR): build/grade/results.json, junit.xml, grade.tap"
 .PHONY: grade
 grade:
-	$(Q)GRADE_PACKAGES="$(GRADE_PACKAGES)" tests/grade/grade.sh \
+	$(Q)GRADE_PACKAGES="$(GRADE_PACKAGES)" GRADE_NETDENY="$(abspath $(BUILD))/tools/netdeny" tests/grade/grade.sh \
 	  --stages "$(GRADED_STAGES)" --out $(BUILD)/grade $(if $(SUBMISSION),--submission $(SUBMISSION))
 
 # ---------------------------------------------------------------- Gradescope
@@ -59,5 +59,5 @@ CHECK_TARGETS += check-grade
 check-grade check-grade-full: $(BUILD)/.deps-ok $(GRADESCOPE_ZIPS) \
 		$(GRADE_PREBUILD) $(GRADE_PREBUILD_STUDENT)
 	$(Q)code/tools/deps.sh $(GRADE_TEST_PACKAGES)
-	$(Q)GRADE_PACKAGES="$(GRADE_PACKAGES)" GRADED_STAGES="$(GRADED_STAGES)" \
+	$(Q)GRADE_PACKAGES="$(GRADE_PACKAGES)" GRADED_STAGES="$(GRADED_STAGES)" GRADE_NETDENY="$(abspath $(BUILD))/tools/netdeny" \
 	  tests/grade/check-grade.sh $(BUILD)/grade-test $(BUILD)/gradescope "$(if $(filter %-full,$@),$(GRADED_STAGES),$(filter 1 2,$(GRADED_STAGES)))"

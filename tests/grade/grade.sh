@@ -37,10 +37,12 @@
 # its units together, each step (the build, a unit) at most GRADE_STEP_S
 # (default 60) of them, and at most GRADE_CPU_S CPU-seconds (default 20)
 # for its steps together (where steps get a pid namespace: sandbox.sh).
-# Run as root where the kernel allows mounts, the grading copies live in a
-# tmpfs of GRADE_DISK_MB (default 128) under /tmp: a submission that fills
-# its disk fills that, not the machine's (README, "Grading a course", has
-# the limits and what they were measured against).  The results go to OUT (default build/grade):
+# Run as root where the kernel allows mounts, what the submission's user may
+# write (a stage's copy of the course while it builds, and its units'
+# results) is each a tmpfs of GRADE_DISK_MB (default 64): a submission that
+# fills its disk fills that, not the machine's, nor the grader's own logs
+# (README, "Grading a course", has the limits and what they were measured
+# against).  The results go to OUT (default build/grade):
 # results.json (Gradescope), junit.xml, grade.tap, classroom.json,
 # summary.txt, each stage's logs under OUT/stageN/, and the note on the
 # submission in OUT/submission.txt.  Exit status 0 when the results were
@@ -77,25 +79,33 @@ note=$out/submission.txt
 : >"$note"
 sandbox=$src/tests/grade/sandbox.sh
 export GRADE_UID=${GRADE_UID:-61000}
-final= disk=
+final=
+# bounded DIR - DIR (empty) becomes a tmpfs of GRADE_DISK_MB, where the kernel
+# allows (else it stays as it is: each file is still bounded, sandbox.sh).
+# unbound DIR - DIR's files on the disk again (kept: the logs); drop DIR - gone.
+mounts=()
+bounded() {
+	[ -n "$trusted" ] && [ "${GRADE_SANDBOX_NONS:-}" != 1 ] || return 0
+	mount -t tmpfs -o size="${GRADE_DISK_MB:-64}m",mode=755 none "$1" 2>/dev/null && mounts+=("$1")
+}
+mounted() { mountpoint -q "$1" 2>/dev/null; }
+unbound() {
+	mounted "$1" || return 0
+	rm -rf "$1.kept" && cp -a "$1" "$1.kept" && umount -l "$1" && rmdir "$1" && mv "$1.kept" "$1"
+}
+drop() {
+	! mounted "$1" || umount -l "$1"
+	rm -rf "$1"
+}
+trap 'for m in "${mounts[@]}"; do ! mounted "$m" || umount -l "$m"; done' EXIT
 if [ "$(id -u)" = 0 ]; then
 	trusted=1
 	# The submission's user must reach the grading copies: under a directory
 	# it cannot pass through (root's home, where make grade may run), they
 	# are made in /tmp instead, and their logs copied to OUT at the end.
-	# Where mounts are allowed they are always made there, in a tmpfs of
-	# their own, whose size bounds what a submission can write.
-	disk=$(mktemp -d /tmp/lifetime-grade.XXXXXX) || exit 2
-	if [ "${GRADE_SANDBOX_NONS:-}" != 1 ] &&
-		mount -t tmpfs -o size="${GRADE_DISK_MB:-128}m",mode=700 none "$disk" 2>/dev/null; then
-		trap 'umount -l "$disk" 2>/dev/null; rmdir "$disk" 2>/dev/null' EXIT
-	else
-		rmdir "$disk"
-		disk=
-	fi
-	if [ -n "$disk" ] || ! setpriv --reuid="$GRADE_UID" --regid="$GRADE_UID" --clear-groups test -x "$out" 2>/dev/null; then
+	if ! setpriv --reuid="$GRADE_UID" --regid="$GRADE_UID" --clear-groups test -x "$out" 2>/dev/null; then
 		final=$out
-		out=${disk:-$(mktemp -d /tmp/lifetime-grade.XXXXXX)} || exit 2
+		out=$(mktemp -d /tmp/lifetime-grade.XXXXXX) || exit 2
 		note=$out/submission.txt
 		: >"$note"
 	fi
@@ -174,8 +184,9 @@ if [ -n "$sub" ]; then
 fi
 
 # ---- each stage
-# budget - set step to the seconds the next step may run: what is left of
-# the stage's TIMEOUT, at most GRADE_STEP_S; and export GRADE_STEP_CPU_S
+# budget [build] - set step to the seconds the next step may run: what is left of
+# the stage's TIMEOUT, at most GRADE_STEP_S for a unit (a build runs no
+# submitted code: the compiler is bounded by the CPU-seconds); and export GRADE_STEP_CPU_S
 # (sandbox.sh), what is left of the stage's GRADE_CPU_S CPU-seconds (the
 # children's user and system time, bash's times, since the stage began:
 # cpu0).  step is 0 when either is spent.
@@ -184,14 +195,14 @@ cpu_ms() { times | awk 'NR == 2 { for (i = 1; i <= 2; i++) { split($i, a, /[ms]/
 budget() {
 	local c=$((cpu_s * 1000 - ($(cpu_ms) - cpu0)))
 	step=$((deadline - SECONDS))
-	[ "$step" -le "$step_s" ] || step=$step_s
+	[ "$step" -le "$step_s" ] || [ "${1:-}" = build ] || step=$step_s
 	[ "$c" -ge 1000 ] || step=0
 	export GRADE_STEP_CPU_S=$((c / 1000))
 }
 # stopped - the exit status of a step, with why when a limit stopped it (gradefmt shows it).
 stopped() {
 	case $1 in
-	124) echo "124: stopped by the grader's limits ($step_s s a step, $cpu_s CPU-seconds a stage)" ;;
+	124) echo "124: stopped by the grader's limits ($step_s s a unit, $cpu_s CPU-seconds a stage)" ;;
 	*) echo "$1" ;;
 	esac
 }
@@ -233,7 +244,7 @@ for n in $stages; do
 		k=${d#*stage}; k=${k%%/*}
 		[ "${bases#* "$k" }" != "$bases" ] || excl+=(--exclude="./$d")
 	done
-	mkdir -p "$tree/build"
+	mkdir -p "$tree" && bounded "$tree" && mkdir -p "$tree/build"
 	tar -C "$src" "${excl[@]}" -cf - . | tar -C "$tree" -xf - || exit 2
 	[ -z "${GRADE_PACKAGES:-}" ] || touch "$tree/build/.deps-ok"
 	for d in kernel shell tests/lib student/stage$n; do
@@ -262,7 +273,7 @@ for n in $stages; do
 		tr ' ' '\n' <<<"${GRADE_HIDE:-}" | grep -v '^$'
 	} >"$hide"
 	chmod -R go+rX "$tree"
-	mkdir -p "$sd/work"
+	mkdir -p "$sd/work" && bounded "$sd/work"
 	: >"$sd/hang"
 	if [ -n "$trusted" ]; then
 		chown -R "$GRADE_UID:$GRADE_UID" "$tree/build" "$sd/hang"
@@ -275,7 +286,7 @@ for n in $stages; do
 	deadline=$((SECONDS + limit)) cpu0=$(cpu_ms)
 	# The build, as the submission's user.
 	tests=$(cd "$tree" && for t in tests/stage$n/test_*.c; do echo "build/student/stage$n/tests/$(basename "$t" .c)"; done)
-	budget
+	budget build
 	# shellcheck disable=SC2086 # tests: paths without spaces
 	(cd "$tree" && "$sandbox" "$hide" "$step" \
 		make --no-print-directory -j"$jobs" "build/student/stage$n/ksim" $tests) >"$sd/build.log" 2>&1
@@ -289,11 +300,11 @@ for n in $stages; do
 		{
 			echo "stage $n does not compile, so none of its tests ran. The compiler said:"
 			grep -E ': (fatal )?error|: warning:|BUILD ERROR|^ *[0-9]+ \| |^ +\| ' "$sd/build.log" | head -n 30
-			[ $rc != 124 ] || echo "(the build was stopped by the grader's limits: $step_s s, $cpu_s CPU-seconds)"
+			[ $rc != 124 ] || echo "(the build was stopped by the grader's limits: $limit s, $cpu_s CPU-seconds)"
 		} >"$sd/build.msg"
 		echo "stage $n: does not compile"
 		args+=("$n=$sd")
-		rm -rf "$tree"
+		drop "$tree"
 		[ -z "$trusted" ] || chown 0:0 "$sd/hang"
 		continue
 	fi
@@ -320,10 +331,12 @@ for n in $stages; do
 		stopped $? >"$sd/units/$u.status"
 		"$sandbox" --reap "$out"
 		[ -z "$trusted" ] || { [ ! -e "$sd/work/$u" ] || chown -R 0:0 "$sd/work/$u"; chmod -R go-w "$sd/work/$u" 2>/dev/null; }
+		# (what it wrote beyond its results is not kept past 1 MiB a file: the next unit gets the space)
+		find "$sd/work/$u" -type f -size +1024k -delete 2>/dev/null
 		tail -n 1 "$sd/units/$u.log" | cut -c1-200
 	done
 	cat "$sd/units/"*.log >"$sd/check.log" 2>/dev/null
-	rm -rf "$tree"
+	drop "$tree"
 	[ -z "$trusted" ] || chown 0:0 "$sd/hang"	# (nothing of the submission's user outlives the grading)
 	args+=("$n=$sd")
 done
@@ -362,8 +375,10 @@ fi
 python3 "$src/tests/grade/gradefmt.py" --points tests/grade/points.tsv --exercises tests/grade/exercises.tsv \
 	--out "${final:-$out}" --note "$note" --elapsed $((SECONDS - start)) "${args[@]}" || exit 2
 [ ! -s "$note" ] || sed 's/^/  /' "$note"
+# What a unit wrote beyond its results (a disk fill in its directory) is not kept past 1 MiB a file.
+find "$out" -path '*/work/*' -type f -size +1024k -delete 2>/dev/null
+for m in "${mounts[@]}"; do unbound "$m" || exit 2; done
 # The logs of copies made in /tmp join the results in OUT.
 if [ -n "$final" ]; then
-	cp -a "$out"/. "$final"/ || exit 2
-	[ -n "$disk" ] || rm -rf "$out" || exit 2
+	cp -a "$out"/. "$final"/ && rm -rf "$out" || exit 2
 fi

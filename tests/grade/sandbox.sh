@@ -60,7 +60,7 @@ uid=${GRADE_UID:-61000}
 #   both, with room; a fork bomb in one leaves the other this much less
 #   (separate users, GRADE_UID, keep them apart).  AS bounds one process:
 #   only a cgroup would bound them all together.
-NPROC=256 AS_MB=4096 FSIZE_MB=16 CPU_S=20 NOFILE=256 SCRATCH_MB=64
+NPROC=256 AS_MB=4096 FSIZE_MB=16 CPU_S=20 NOFILE=256 SCRATCH_MB=32
 scratch=(/tmp /var/tmp /dev/shm /run/lock)
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 netdeny=${GRADE_NETDENY:-$here/../../build/tools/netdeny}
@@ -146,7 +146,7 @@ if [ -n "$mntns" ]; then
 			case $PWD/ in "$s"/*/*) keep=${PWD#"$s"/}; keep=$s/${keep%%/*}; exec 9<"$keep" ;; esac
 			mount -t tmpfs -o size="$mb"m,mode=1777,nosuid,nodev none "$s" ||
 				{ echo "sandbox.sh: cannot mount the scratch area $s" >&2; exit 2; }
-			[ -z "$keep" ] || { mkdir -p "$keep" && mount --no-canonicalize --bind /proc/$$/fd/9 "$keep" &&
+			[ -z "$keep" ] || { mkdir -p "$keep" && mount --no-canonicalize --rbind /proc/$$/fd/9 "$keep" &&
 				exec 9<&-; } || { echo "sandbox.sh: cannot keep $keep" >&2; exit 2; }
 		done
 		cd "$PWD" || exit 2
