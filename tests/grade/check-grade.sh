@@ -29,6 +29,15 @@
 #  4b. Two gradings at once as one user (root, pid namespaces): one step's
 #     end and --reap leave the other's step running, and a process a step
 #     left behind (setsid) ends with it.
+#  4c. The sandbox's limits, with namespaces and without
+#     (GRADE_SANDBOX_NONS=1): a hostile stage-1 submission (fork bomb, sleep
+#     forever, disk fill, two 50 MB floods, a connection and a DNS query to a
+#     listener on 127.0.0.1, leftover files, shared memory, SysV objects and
+#     a daemon) scores 0, each limit holds and the feedback says which
+#     stopped it; a spinning step is stopped at its CPU-seconds; the network
+#     namespace alone keeps a step off the listener; symbolic links (a
+#     folder, with make grade SUBMISSION=DIR; a file and a folder on
+#     Gradescope) are refused.
 #  5. The Classroom workflow (python3's yaml) and its grading step: the
 #     log names each failed exercise and one total, equal to Gradescope's;
 #     a grading run that fails records 0 of the stages' points.
