@@ -573,7 +573,7 @@ for mode in ns nons; do
 	# The fork bomb met the process limit; the sleep ended at the step's limit, said so.
 	grep -q "^test_explore: bomb: [0-9]* forks, then Resource temporarily unavailable" "$rep" &&
 		reason "exit status 124: stopped by the grader's limits" &&
-		ok "sandbox ($mode): the fork bomb met the process limit ($(grep -m1 'bomb:' "$rep" | cut -d' ' -f3) forks from the first), the sleep was stopped at the step's limit, said in the feedback" ||
+		ok "sandbox ($mode): the fork bomb met the process limit (its first process forked $(grep -m1 "bomb:" "$rep" | cut -d" " -f3) times before the refusal), the sleep was stopped at the step's limit, said in the feedback" ||
 		bad "sandbox ($mode): fork bomb or sleep: $(grep 'bomb' "$rep" | head -n 2 | tr '\n' ' '); feedback: $(grep -o 'test_explore[^"]\{0,120\}' "$root/results/results.json" | head -n 2)"
 	# Nothing of the user survives: processes, files, SysV IPC, POSIX shared memory.
 	left=$(pgrep -u "$sbuid" -a; find /tmp /var/tmp /dev/shm /run/lock -xdev -user "$sbuid" 2>/dev/null | head -n 5

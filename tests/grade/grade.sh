@@ -34,8 +34,9 @@
 # steps run as that user, with no boundary.
 #
 # Each stage gets at most TIMEOUT seconds (default 300) for its build and
-# its units together, each step (the build, a unit) at most GRADE_STEP_S
-# (default 60) of them, and at most GRADE_CPU_S CPU-seconds (default 20)
+# its units together, each unit (a suite, the scenario table) at most
+# GRADE_STEP_S (default 120: wall time, so generous for a loaded machine; it
+# ends a step that sleeps) of them, and at most GRADE_CPU_S CPU-seconds (default 20)
 # for its steps together (where steps get a pid namespace: sandbox.sh).
 # Run as root where the kernel allows mounts, what the submission's user may
 # write (a stage's copy of the course while it builds, and its units'
@@ -190,7 +191,7 @@ fi
 # (sandbox.sh), what is left of the stage's GRADE_CPU_S CPU-seconds (the
 # children's user and system time, bash's times, since the stage began:
 # cpu0).  step is 0 when either is spent.
-step_s=${GRADE_STEP_S:-60} cpu_s=${GRADE_CPU_S:-20}
+step_s=${GRADE_STEP_S:-120} cpu_s=${GRADE_CPU_S:-20}
 cpu_ms() { times | awk 'NR == 2 { for (i = 1; i <= 2; i++) { split($i, a, /[ms]/); t += a[1] * 60 + a[2] } } END { printf "%d", t * 1000 }'; }
 budget() {
 	local c=$((cpu_s * 1000 - ($(cpu_ms) - cpu0)))

@@ -54,7 +54,7 @@ uid=${GRADE_UID:-61000}
 # most 15 tasks of the user at once, 934 MB of address space (test_stress:
 # each of its threads reserves a malloc arena and a stack), 41 open files,
 # a largest file of 0.75 MB (a test binary), 0.6 CPU-seconds in one process
-# and under 3 for a whole stage.
+# and 5.7 for a whole stage's grading (stage 4, the grader's own work included).
 #   NPROC counts every task of the user (threads too) on the machine, not
 #   the step's: two gradings at once as one user share it, so it is set for
 #   both, with room; a fork bomb in one leaves the other this much less
