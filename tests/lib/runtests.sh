@@ -15,6 +15,11 @@
 # KIND is check or scenario; `make grade`, `make progress` and `make hint`
 # read it.  The last line is "NAME: N passed, M failed", the line CI reads.
 #
+# What a suite, a test or a scenario prints is read up to KTEST_OUTPUT_CAP
+# bytes (default 1 MiB): past that it fails, its message says so, and a
+# test's own output file is cut there (the grader's sandbox also stops any
+# file at 16 MiB).
+#
 # --warnings names the files in which the build kept what the compiler said
 # about a student's files (the Makefile's KEEP_WARNINGS): a student's build
 # does not stop at a warning, so the report says, before the tally, "NAME:
