@@ -348,6 +348,9 @@ else bad "Gradescope, the adversary: no valid results.json"; fi
 # its own (a make check elsewhere on the machine grades as 61000), with a
 # short step limit (GRADE_STEP_S=4: the sleep) and a small disk (48 MB).
 sbuid=$((61300 + $$ % 500))
+# A world-writable directory besides the usual ones, where a system keeps such (/var/crash on Ubuntu).
+ww=/var/lib/lifetime-ww-$$
+mkdir -p "$ww" && chmod 1777 "$ww"
 cat >"$work/listen.py" <<'EOF'
 import select, socket, sys, time
 t = socket.socket(); t.bind(("127.0.0.1", 0)); t.listen(8)
@@ -415,7 +418,7 @@ static int hx_is(const char *name)
 
 static void hx_leftovers(void)
 {
-	const char *files[] = { "/tmp/hx-left", "/var/tmp/hx-left", "/dev/shm/hx-left", "/run/lock/hx-left" };
+	const char *files[] = { "/tmp/hx-left", "/var/tmp/hx-left", "/dev/shm/hx-left", "/run/lock/hx-left", "$ww/hx-left" };
 	unsigned i;
 	int fd, made = 0;
 	pid_t pid;
@@ -576,11 +579,11 @@ for mode in ns nons; do
 		ok "sandbox ($mode): the fork bomb met the process limit (its first process forked $(grep -m1 "bomb:" "$rep" | cut -d" " -f3) times before the refusal), the sleep was stopped at the step's limit, said in the feedback" ||
 		bad "sandbox ($mode): fork bomb or sleep: $(grep 'bomb' "$rep" | head -n 2 | tr '\n' ' '); feedback: $(grep -o 'test_explore[^"]\{0,120\}' "$root/results/results.json" | head -n 2)"
 	# Nothing of the user survives: processes, files, SysV IPC, POSIX shared memory.
-	left=$(pgrep -u "$sbuid" -a; find /tmp /var/tmp /dev/shm /run/lock -xdev -user "$sbuid" 2>/dev/null | head -n 5
+	left=$(pgrep -u "$sbuid" -a; find /tmp /var/tmp /dev/shm /run/lock "$ww" -xdev -user "$sbuid" 2>/dev/null | head -n 5
 		awk -v u="$sbuid" 'FNR > 1 && $(FILENAME ~ /sem$/ ? 5 : 8) == u { print FILENAME ": " $2 }' /proc/sysvipc/shm /proc/sysvipc/sem /proc/sysvipc/msg)
-	grep -q "^test_stage1: left: 4 files, posix shm made, sysv shm [0-9]*, sem [0-9]*, msg [0-9]*$" "$rep" &&
+	grep -q "^test_stage1: left: 5 files, posix shm made, sysv shm [0-9]*, sem [0-9]*, msg [0-9]*$" "$rep" &&
 		grep -q "^test_stage1: left: a daemon" "$rep" && [ -z "$left" ] &&
-		ok "sandbox ($mode): files in /tmp, /var/tmp, /dev/shm and /run/lock, POSIX and SysV shared memory, a semaphore, a message queue and a daemon: none outlives the grading" ||
+		ok "sandbox ($mode): files in /tmp, /var/tmp, /dev/shm, /run/lock and $ww, POSIX and SysV shared memory, a semaphore, a message queue and a daemon: none outlives the grading" ||
 		bad "sandbox ($mode): leftovers: $(grep 'left:' "$rep" | tr '\n' ' '); after the grading: $(head -c 300 <<<"$left")"
 	# No network: the listener on 127.0.0.1 heard nothing, and the attempts were refused.
 	[ ! -s "$work/listen.log" ] && grep -q "^test_stage1: net: tcp: " "$rep" && ! grep -q "CONNECTED\|QUERY SENT" "$rep" &&
@@ -628,6 +631,7 @@ except OSError as e:
 		bad "sandbox: a step that spins: exit $rc, $(head -c 200 "$work/spin.log")"
 fi
 kill "$listener" 2>/dev/null; wait "$listener" 2>/dev/null
+rmdir "$ww"
 
 # Symbolic links anywhere in a submission are refused, never followed: a
 # folder linked to the course's solutions (make grade SUBMISSION=DIR, inside

@@ -13,7 +13,8 @@
 #     HIDE (one a line) is covered by an empty, unreadable tmpfs (a file by
 #     /dev/null): the solutions of the stage graded and later ones, the
 #     course's .git, other copies of the course;
-#   - with a scratch area of its own: /tmp, /var/tmp, /dev/shm and /run/lock
+#   - with a scratch area of its own: /tmp, /var/tmp, /dev/shm, /run/lock
+#     and any other world-writable directory near the root (others, below)
 #     are each a fresh tmpfs of SCRATCH_MB (below), gone with the step, so a
 #     temporary file or a POSIX shared-memory segment cannot outlive it
 #     (a grading copy under /tmp stays reachable: it is bound back in);
@@ -38,8 +39,8 @@
 # without them, says so on standard error, and --reap does their work after
 # it: it kills every process of GRADE_UID (so two gradings at once there
 # need two users, GRADE_UID), deletes that user's files in the world-writable
-# directories (/tmp, /var/tmp, /dev/shm, /run/lock; but the paths KEEP, the
-# grading's own copies) and its SysV IPC objects.
+# directories (/tmp, /var/tmp, /dev/shm, /run/lock, the others; but the paths
+# KEEP, the grading's own copies) and its SysV IPC objects.
 # The scratch area is then not size-limited (each file still is:
 # FSIZE_MB), no per-step CPU total is kept (each process still has CPU_S),
 # and no path is hidden (grade from a per-stage bundle).  As another user,
@@ -62,6 +63,20 @@ uid=${GRADE_UID:-61000}
 #   only a cgroup would bound them all together.
 NPROC=256 AS_MB=4096 FSIZE_MB=16 CPU_S=20 NOFILE=256 SCRATCH_MB=32
 scratch=(/tmp /var/tmp /dev/shm /run/lock)
+# others SKIP... - the machine's other world-writable directories, where a
+# system keeps them (at most four levels down: /var/crash, /var/lib/php/sessions),
+# but for SKIP's (the grading's own) and those under or above them; one a line.
+others() {
+	local d k
+	find / /dev/shm /run -xdev -maxdepth 4 -type d -perm -0002 2>/dev/null | sort -u | while IFS= read -r d; do
+		case $d/ in /tmp/*|/var/tmp/*|/dev/shm/*|/run/lock/*) continue ;; esac
+		for k in "$@"; do
+			case $d/ in "$k"/*) continue 2 ;; esac
+			case $k/ in "$d"/*) continue 2 ;; esac
+		done
+		echo "$d"
+	done
+}
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 netdeny=${GRADE_NETDENY:-$here/../../build/tools/netdeny}
 root=
@@ -95,9 +110,9 @@ reap() {
 		sleep 0.02
 	done
 	! alive || echo "sandbox.sh: processes of user $uid survive" >&2
-	for d in "${scratch[@]}"; do
+	while IFS= read -r d; do
 		[ -d "$d" ] && find "$d" -xdev -mindepth 1 "${keep[@]}" -user "$uid" -prune -exec rm -rf {} + 2>/dev/null
-	done
+	done < <(printf '%s\n' "${scratch[@]}"; others "$@")
 	# SysV IPC: the objects the user owns or made (/proc/sysvipc: the owner's uid in column 8
 	# of shm and msg, 5 of sem; the creator's in 10, 7).
 	for t in shm:m:8:10 sem:s:5:7 msg:q:8:10; do
@@ -142,7 +157,7 @@ if [ -n "$mntns" ]; then
 		# The scratch area: a fresh tmpfs on each, but the grading copy this
 		# step runs in, when it is in one of them, bound back in (through a
 		# descriptor opened before the tmpfs covers it).
-		for s in $scratch; do
+		while IFS= read -r s; do
 			[ -d "$s" ] || continue
 			keep=
 			case $PWD/ in "$s"/*/*) keep=${PWD#"$s"/}; keep=$s/${keep%%/*}; exec 9<"$keep" ;; esac
@@ -150,7 +165,7 @@ if [ -n "$mntns" ]; then
 				{ echo "sandbox.sh: cannot mount the scratch area $s" >&2; exit 2; }
 			[ -z "$keep" ] || { mkdir -p "$keep" && mount --no-canonicalize --rbind /proc/$$/fd/9 "$keep" &&
 				exec 9<&-; } || { echo "sandbox.sh: cannot keep $keep" >&2; exit 2; }
-		done
+		done <<<"$scratch"
 		cd "$PWD" || exit 2
 		while IFS= read -r p; do
 			[ -n "$p" ] && [ -e "$p" ] || continue
@@ -185,7 +200,7 @@ if [ -n "$mntns" ]; then
 		rc=$?
 		# The watcher ends only by stopping the step.
 		kill -0 $watch 2>/dev/null || exit 124
-		exit $rc' sandbox "$hide" "$SCRATCH_MB" "$cpu" "${scratch[*]}" "${limits[@]}" "${drop[@]}" env -i "${envs[@]}" "$@"
+		exit $rc' sandbox "$hide" "$SCRATCH_MB" "$cpu" "$(printf '%s\n' "${scratch[@]}"; others "$(dirname "$PWD")")" "${limits[@]}" "${drop[@]}" env -i "${envs[@]}" "$@"
 fi
 echo "sandbox.sh: no mount namespace here; the paths in $hide stay visible (grade from a per-stage bundle)" >&2
 exec timeout -k 5 "$secs" "${deny[@]}" "${limits[@]}" "${drop[@]}" env -i "${envs[@]}" "$@"
