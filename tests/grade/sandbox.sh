@@ -161,8 +161,11 @@ if [ -n "$mntns" ]; then
 			[ -d "$s" ] || continue
 			keep=
 			case $PWD/ in "$s"/*/*) keep=${PWD#"$s"/}; keep=$s/${keep%%/*}; exec 9<"$keep" ;; esac
-			mount -t tmpfs -o size="$mb"m,mode=1777,nosuid,nodev none "$s" ||
-				{ echo "sandbox.sh: cannot mount the scratch area $s" >&2; exit 2; }
+			# (the usual four must be covered; another that cannot be is said, and stays as it is)
+			mount -t tmpfs -o size="$mb"m,mode=1777,nosuid,nodev none "$s" || case $s in
+				/tmp|/var/tmp|/dev/shm|/run/lock) echo "sandbox.sh: cannot mount the scratch area $s" >&2; exit 2 ;;
+				*) echo "sandbox.sh: cannot cover $s: what the step writes there stays" >&2 ;;
+				esac
 			[ -z "$keep" ] || { mkdir -p "$keep" && mount --no-canonicalize --rbind /proc/$$/fd/9 "$keep" &&
 				exec 9<&-; } || { echo "sandbox.sh: cannot keep $keep" >&2; exit 2; }
 		done <<<"$scratch"
