@@ -38,7 +38,7 @@
 # the trusted caller sets GRADE_SANDBOX_NONS=1 (to test this), the step runs
 # without them, says so on standard error, and --reap does their work after
 # it: it kills every process of GRADE_UID (so two gradings at once there
-# need two users, GRADE_UID), deletes that user's files in the world-writable
+# need two users: grade.sh gives each its own GRADE_UID), deletes that user's files in the world-writable
 # directories (/tmp, /var/tmp, /dev/shm, /run/lock, the others; but the paths
 # KEEP, the grading's own copies) and its SysV IPC objects.
 # The scratch area is then not size-limited (each file still is:
@@ -57,9 +57,10 @@ uid=${GRADE_UID:-61000}
 # a largest file of 0.75 MB (a test binary), 0.6 CPU-seconds in one process
 # and 5.7 for a whole stage's grading (stage 4, the grader's own work included).
 #   NPROC counts every task of the user (threads too) on the machine, not
-#   the step's: two gradings at once as one user share it, so it is set for
-#   both, with room; a fork bomb in one leaves the other this much less
-#   (separate users, GRADE_UID, keep them apart).  AS bounds one process:
+#   the step's: two gradings at once as one user would share it, so it is
+#   set for both, with room; grade.sh gives each grading run as root a user
+#   of its own all the same, so that a fork bomb in one takes nothing from
+#   the other.  AS bounds one process:
 #   only a cgroup would bound them all together.
 NPROC=256 AS_MB=4096 FSIZE_MB=16 CPU_S=20 NOFILE=256 SCRATCH_MB=32
 scratch=(/tmp /var/tmp /dev/shm /run/lock)
@@ -194,15 +195,17 @@ if [ -n "$mntns" ]; then
 				if [ "$t" -gt $((cpu * hz)) ]; then
 					echo "sandbox.sh: the step used more than $cpu CPU-seconds and was stopped" >&2
 					kill -KILL -1 2>/dev/null
-					exit
+					exit 3
 				fi
 			done
 		) &
 		watch=$!
 		wait $step
 		rc=$?
-		# The watcher ends only by stopping the step.
-		kill -0 $watch 2>/dev/null || exit 124
+		# The watcher exits 3 only when it stopped the step; else it is ended here.
+		kill $watch 2>/dev/null
+		wait $watch
+		[ $? != 3 ] || exit 124
 		exit $rc' sandbox "$hide" "$SCRATCH_MB" "$cpu" "$(printf '%s\n' "${scratch[@]}"; others "$(dirname "$PWD")")" "${limits[@]}" "${drop[@]}" env -i "${envs[@]}" "$@"
 fi
 echo "sandbox.sh: no mount namespace here; the paths in $hide stay visible (grade from a per-stage bundle)" >&2
