@@ -99,7 +99,7 @@ fi
 
 # reap [KEEP...] - what the namespaces would have ended and removed, done by user.
 # alive - some process has GRADE_UID as its real uid (read from /proc: procps is not a dependency).
-alive() { grep -qs "^Uid:[[:space:]]*$uid[[:space:]]" /proc/[0-9]*/status; }
+alive() { grep -qs "^Uid:[[:space:]]*${uid}[[:space:]]" /proc/[0-9]*/status; }
 reap() {
 	local i d t col ids keep=()
 	for d in "$@"; do keep+=(-path "$d" -prune -o); done

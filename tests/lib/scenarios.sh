@@ -46,7 +46,6 @@ record() {
 		"$base.msg" "$res/out/scenarios.$row.out" >>"$res/results.tsv"
 }
 
-cap=${KTEST_OUTPUT_CAP:-1048576}
 while IFS= read -r line || [ -n "$line" ]; do
 	lineno=$((lineno + 1))
 	case $line in
@@ -69,6 +68,7 @@ while IFS= read -r line || [ -n "$line" ]; do
 	fi
 	read -r path opts <<<"$script"
 	limit=$((left < 10 ? (left < 1 ? 1 : left) : 10))
+	cap=${KTEST_OUTPUT_CAP:-1048576}
 	start=$EPOCHREALTIME
 	# shellcheck disable=SC2086 # opts: ksim options, words
 	# (at most KTEST_OUTPUT_CAP bytes of it are read: past them the row fails, below)
