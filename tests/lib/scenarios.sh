@@ -102,9 +102,11 @@ while IFS= read -r line || [ -n "$line" ]; do
 	fi
 	read -r path opts <<<"$script"
 	limit=$((left < 10 ? (left < 1 ? 1 : left) : 10))
+	cap=${KTEST_OUTPUT_CAP:-1048576}
 	start=$EPOCHREALTIME
 	# shellcheck disable=SC2086 # opts: ksim options, words
-	out=$(timeout -k 5 $limit $KSIM $opts "$path" 2>&1); rc=$?
+	# (at most KTEST_OUTPUT_CAP bytes of it are read: past them the row fails, below)
+	out=$(timeout -k 5 $limit $KSIM $opts "$path" 2>&1 | head -c "$cap"; exit "${PIPESTATUS[0]}"); rc=$?
 	end=$EPOCHREALTIME
 	took=$(( (${end%.*} - ${start%.*}) * 10 + (10#${end#*.} - 10#${start#*.}) / 100000 ))
 	took=$((took / 10)).$((took % 10))
@@ -118,6 +120,7 @@ while IFS= read -r line || [ -n "$line" ]; do
 	fi
 	bad= shown=
 	[ "$rc" = "$want" ] || bad="exit $rc, expected $want"
+	[ "$(LC_ALL=C; echo ${#out})" -lt "$cap" ] || bad="${bad:+$bad; }printed more than $cap bytes (the most a scenario may print); the rest was not read"
 	IFS=$'\t' read -r -a pats <<<"$rest"
 	case ${KSIM_SAN:-} in *address*) asan_row ;; esac
 	for p in "${pats[@]}"; do
