@@ -55,6 +55,12 @@ struct explore_harness {
 	 */
 	const char *explore_dfs;
 	const char *explore_dfs_why;
+	/*
+	 * check-stageN's bounded search (explore_grade()): NULL is "dfs:1".  A
+	 * harness cheap enough to search deeper within check-stageN's few
+	 * seconds names its bound here.
+	 */
+	const char *grade_dfs;
 };
 
 /*
@@ -103,7 +109,8 @@ int explore(const struct explore_harness *h, const struct explore_opts *o, struc
 
 /*
  * explore_grade - what `make check-stageN` runs for one harness, booted by
- * boot: every schedule with at most one preemption, then PCT of depths 2
+ * boot: every schedule with at most one preemption (or the harness's
+ * grade_dfs bound), then PCT of depths 2
  * and 3 with fixed seeds, so the grade is the same on every run and every
  * machine.  A failure fails the calling Check test with explore_describe()'s
  * text, or names the exercise whose stub ran.
