@@ -51,7 +51,8 @@ static void puts_check(void)
 	explore_assert(count_releases == 1,
 		       "kobject_put() from two tasks dropping the last two references at once released the "
 		       "object %d times, want exactly once: kobject_put() must decrement and learn whether it "
-		       "reached zero in one atomic step (kref_put()), not read the count and then decrement",
+		       "reached zero in one atomic step (kref_put()), not read the count apart from the "
+		       "decrement (before it, or after it): then both puts can see zero, or neither",
 		       count_releases);
 }
 
