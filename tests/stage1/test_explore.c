@@ -73,7 +73,9 @@ static void get_put_check(void)
  * last two puts race to release.  held counts the references the tasks
  * hold by their own account (one more after a get returns, one fewer just
  * before a put is called), so a release that comes while it is not zero
- * came too early, whoever's step brought the count down.
+ * came too early, whoever's step brought the count down.  It is a plain
+ * int, watching the protocol, not part of it: one task runs at a time and
+ * it changes between schedule points, so it adds none.
  */
 static int held, released_while_held;
 
@@ -81,8 +83,8 @@ static void mixed_release(struct kobject *kobj)
 {
 	(void)kobj;
 	count_releases++;
-	if (held != 0)
-		released_while_held = held;
+	if (held != 0 && !released_while_held)
+		released_while_held = held;	/* the first early release's */
 }
 static const struct kobj_type mixed_ktype = { .release = mixed_release };
 
@@ -119,9 +121,10 @@ static void *mixed_putter(void *arg) { (void)arg; mixed_put(); return NULL; }
 static void mixed_check(void)
 {
 	explore_assert(!released_while_held,
-		       MIXED " released the object while the tasks still held %d references: the count reached "
-		       "zero too early, so a get was lost. kobject_get() must add one in a single atomic step "
-		       "(kref_get()), not read the count and write it back", released_while_held);
+		       MIXED " released the object while the tasks still held %d reference(s): either a get was "
+		       "lost (kobject_get() must add one in a single atomic step, kref_get(), not read the count "
+		       "and write it back) or a put released the object before its own decrement reached zero "
+		       "(kobject_put() must leave that test to kref_put())", released_while_held);
 	explore_assert(count_releases == 1,
 		       MIXED " released the object %d times, want exactly once. kobject_put() must decrement and "
 		       "learn whether it reached zero in one atomic step (kref_put()): asked apart, two puts can "
