@@ -56,9 +56,10 @@ struct explore_harness {
 	const char *explore_dfs;
 	const char *explore_dfs_why;
 	/*
-	 * check-stageN's bounded search (explore_grade()): NULL is "dfs:1".  A
-	 * harness cheap enough to search deeper within check-stageN's few
-	 * seconds names its bound here.
+	 * check-stageN's deeper bounded search (explore_grade()), after dfs:1:
+	 * NULL, none.  A harness cheap enough to search deeper within
+	 * check-stageN's few seconds names its bound here; like dfs:1's, the
+	 * search stops at 20,000 schedules.
 	 */
 	const char *grade_dfs;
 };
@@ -109,8 +110,8 @@ int explore(const struct explore_harness *h, const struct explore_opts *o, struc
 
 /*
  * explore_grade - what `make check-stageN` runs for one harness, booted by
- * boot: every schedule with at most one preemption (or the harness's
- * grade_dfs bound), then PCT of depths 2
+ * boot: every schedule with at most one preemption (and then with the
+ * harness's grade_dfs bound, if it names one), then PCT of depths 2
  * and 3 with fixed seeds, so the grade is the same on every run and every
  * machine.  A failure fails the calling Check test with explore_describe()'s
  * text, or names the exercise whose stub ran.
