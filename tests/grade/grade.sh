@@ -163,12 +163,13 @@ for n in $stages; do
 	fi
 	# The copy this stage is graded in: the course's tree with the solutions
 	# of the stages it builds on (code/tools/stage-chain.sh) and no other,
-	# nor what holds their text (the mistakes' patches), nor .git and build.
+	# nor what holds their text (the mistakes' and variants' patches, the
+	# mutants, the grader's tests: as the bundle, tests/grade/bundle.sh), nor .git and build.
 	tree=$sd/tree
 	bases=" $(code/tools/stage-chain.sh "$n") " || exit 2
 	bases="${bases% "$n" } "
-	excl=(--exclude=./build --exclude=./.git)
-	for d in solutions/stage* tests/stage*/mistakes; do
+	excl=(--exclude=./build --exclude=./.git --exclude=./tests/mutants --exclude=./tests/grade/check-grade.sh)
+	for d in solutions/stage* tests/stage*/mistakes tests/stage*/variants; do
 		k=${d#*stage}; k=${k%%/*}
 		[ "${bases#* "$k" }" != "$bases" ] || excl+=(--exclude="./$d")
 	done
@@ -187,7 +188,8 @@ for n in $stages; do
 	# everything of its build but this grading (GRADE_HIDE adds more).
 	hide=$sd/hide
 	{
-		for d in "$src"/solutions/stage* "$src"/tests/stage*/mistakes; do
+		[ ! -e "$src/tests/mutants" ] || echo "$src/tests/mutants"
+		for d in "$src"/solutions/stage* "$src"/tests/stage*/mistakes "$src"/tests/stage*/variants; do
 			k=${d#"$src"/*stage}; k=${k%%/*}
 			[ ! -e "$d" ] || [ "${bases#* "$k" }" != "$bases" ] || echo "$d"
 		done
