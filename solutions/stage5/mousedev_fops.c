@@ -1,4 +1,4 @@
-/* mousedev_fops.c - the fixed mouse driver's file operations: every call into the driver through the revocable provider. */
+/* mousedev_fops.c - the fixed mouse driver's file operations, every call through the revocable provider, and its hang-up. */
 #include <exercise.h>
 #include <mousedev.h>
 #include <mutex.h>
@@ -36,7 +36,7 @@ ssize_t mousedev_read(struct file *file, char *buf, size_t len, loff_t *ppos)
 	revocable_init(file->private_data, &rev);
 	m = revocable_try_access(&rev);
 	if (m)
-		n = mousedev_show(m, text, sizeof(text));
+		n = mousedev_wait_show(m, text, sizeof(text));	/* may sleep: a hang-up wakes it */
 	revocable_withdraw_access(&rev);	/* NULL or not; after it, m may be freed */
 	revocable_deinit(&rev);
 	if (n < 0)
@@ -55,3 +55,16 @@ int mousedev_release(struct inode *inode, struct file *file)
 	/* STUB: (void)inode; (void)file; return 0; */
 	/* END EXERCISE */
 }
+
+/* [mousedev-hangup] */
+void mousedev_hangup(struct mousedev *m)
+{
+	/* BEGIN EXERCISE mousedev_hangup */
+	wait_queue_lock(&m->wait);
+	m->dead = true;		/* where the sleepers test it: none tests it between our mark and our wake */
+	wait_queue_unlock(&m->wait);
+	wake_up_all(&m->wait);	/* each sleeper tests again, finds dead, leaves its access */
+	/* STUB: (void)m; */
+	/* END EXERCISE */
+}
+/* [/mousedev-hangup] */
