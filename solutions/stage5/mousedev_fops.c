@@ -61,7 +61,7 @@ void mousedev_hangup(struct mousedev *m)
 {
 	/* BEGIN EXERCISE mousedev_hangup */
 	wait_queue_lock(&m->wait);
-	m->dead = true;		/* where the sleepers test it: none tests it between our mark and our wake */
+	m->dead = true;		/* under the lock the sleepers test it with */
 	wait_queue_unlock(&m->wait);
 	wake_up_all(&m->wait);	/* each sleeper tests again, finds dead, leaves its access */
 	/* STUB: (void)m; */

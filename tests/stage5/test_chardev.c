@@ -312,6 +312,7 @@ static void hangup_setup(void)
 	fresh_mouse();
 	init_waitqueue_head(&mouse->wait);
 	mouse->clicks = 0;
+	snprintf(mouse->name, sizeof(mouse->name), "mouse0");
 	explore_assert(file_open(&files[0]) == 0, "mousedev_open() of a plugged mouse failed");
 }
 
