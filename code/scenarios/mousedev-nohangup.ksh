@@ -2,8 +2,8 @@
 # (modules/mousedev_nohangup.c).  The reader of mouse0 is inside its access
 # when the mouse is unplugged, and then sleeps until a click.  The revoke
 # waits for that access: SRCU lets a section sleep, and nothing wakes this
-# one.  The hung-task watchdog reports the reader and the unplug stuck
-# behind it (exit status 4).
+# one.  The hung-task watchdog reports the unplug, stuck behind the
+# reader (exit status 4).
 hung_timeout 1s
 insmod mousedev_nohangup
 plug mouse0

@@ -240,8 +240,8 @@ static bool check_dev_node(struct parser *p, struct cmdline *cl, const char *pro
 {
 	cl->c.arg = strdup(cl->w[1]->text);
 	if (check_path(p, cl->w[1]) && strncmp(cl->w[1]->text, "/dev/", 5) != 0) {
-		perr_at(p, cl->w[1], "%s: '%s': only a device node (/dev/NAME) has an %s", prog, cl->w[1]->text,
-			prog);
+		perr_at(p, cl->w[1], "%s: '%s': only a device node (/dev/NAME) has %s %s", prog, cl->w[1]->text,
+			strcmp(prog, "ioctl") == 0 ? "an" : "a", prog);
 		return false;
 	}
 	return check_path(p, cl->w[1]);

@@ -21,10 +21,8 @@ int mousedev_release(struct inode *inode, struct file *file)
 	(void)inode; (void)file; return 0;
 }
 
-/* [mousedev-hangup] */
 void mousedev_hangup(struct mousedev *m)
 {
 	TODO("mousedev_hangup", "the device is gone: mark the mouse dead where its sleeping readers test it, then wake them all");
 	(void)m;
 }
-/* [/mousedev-hangup] */

@@ -56,7 +56,6 @@ int mousedev_release(struct inode *inode, struct file *file)
 	/* END EXERCISE */
 }
 
-/* [mousedev-hangup] */
 void mousedev_hangup(struct mousedev *m)
 {
 	/* BEGIN EXERCISE mousedev_hangup */
@@ -67,4 +66,3 @@ void mousedev_hangup(struct mousedev *m)
 	/* STUB: (void)m; */
 	/* END EXERCISE */
 }
-/* [/mousedev-hangup] */
