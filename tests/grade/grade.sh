@@ -263,7 +263,8 @@ for n in $stages; do
 				>"$sd/units/$u.log" 2>&1
 			echo $? >"$sd/units/$u.status"
 			"$sandbox" --reap
-			tail -n 1 "$sd/units/$u.log" | cut -c1-200
+			echo "stage$n/$u: $(grep -c '^ok ' "$sd/units/$u.log") scenarios passed, $(grep -c '^FAIL ' "$sd/units/$u.log") failed" |
+				tee -a "$sd/units/$u.log"
 			continue
 		fi
 		# The key, and a canary: a name made of the words of this stage's own
@@ -271,7 +272,9 @@ for n in $stages; do
 		awk -F'\t' -v n="$n" '$1 == n && $2 !~ /^scenarios/ { sub(/.*:/, "", $2); print $2 }' tests/grade/points.tsv >"$tdir/names"
 		tr _ '\n' <"$tdir/names" | sort -u >"$tdir/words"
 		while :; do
-			c=$(shuf -n "$(shuf -i 3-6 -n 1 --random-source=/dev/urandom)" --random-source=/dev/urandom "$tdir/words" | paste -sd_)
+			# As many words as a real name, drawn at random.
+			k=$(shuf -n 1 --random-source=/dev/urandom "$tdir/names" | tr _ '\n' | wc -l)
+			c=$(shuf -n "$k" --random-source=/dev/urandom "$tdir/words" | paste -sd_)
 			grep -qxF "$c" "$tdir/names" || break
 		done
 		printf '%s\n%s\n' "$(od -An -N16 -tx1 /dev/urandom | tr -d ' \n')" "$c" >"$tdir/$u.key"

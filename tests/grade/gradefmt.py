@@ -467,7 +467,8 @@ def main():
         # Void: the run's results cannot be believed, not even the failures'.
         why = VOID + "\n" + "\n".join("  " + t for t in tampered[:20])
         for e in ex:
-            e.update(score=0.0, passed=False, text=why, failed=e["failed"] or e["tests"])
+            e.update(score=0.0, passed=False, text=why + ("\n\n" + e["text"] if e["text"] else ""),
+                     failed=e["failed"] or e["tests"])
         note = why + "\n" + note
     write_gradescope(os.path.join(a.out, "results.json"), ex, given, note, a.elapsed)
     write_classroom(os.path.join(a.out, "classroom.json"), ex)
