@@ -59,8 +59,10 @@ canaries() {
 }
 
 for mode in namespaces fallback; do
-	path=$PATH
-	[ $mode = namespaces ] || path=$work/nons:$PATH
+	# In the fallback the end of a step kills every process of its user: a user
+	# of its own, so that no other grading on this machine is one of them.
+	path=$PATH uid=${GRADE_UID:-61000}
+	[ $mode = namespaces ] || { path=$work/nons:$PATH; uid=$((uid + 1)); }
 	# (The reference in the namespaces is check-grade's part 4; the attacks that
 	# need no process of their own run once, in the namespaces.)
 	if [ $mode = namespaces ]; then attacks="skeleton log-rewrite exit check-fns early-exit"
@@ -68,7 +70,7 @@ for mode in namespaces fallback; do
 	for a in $attacks; do
 		submission "$a"
 		out=$work/$mode-$a
-		env PATH="$path" GRADE_GATE=0 CK_TIMEOUT_MULTIPLIER=3 tests/grade/grade.sh --stages 1 \
+		env PATH="$path" GRADE_UID="$uid" GRADE_GATE=0 CK_TIMEOUT_MULTIPLIER=3 tests/grade/grade.sh --stages 1 \
 			--submission "$work/sub-$a" --out "$out" >"$out.log" 2>&1
 		if ! read -r score max < <($py tests/grade/results.py score "$out/results.json" 2>/dev/null); then
 			bad "$mode, $a: no results.json ($(tail -n 2 "$out.log" | tr '\n' ' '))"
@@ -88,6 +90,13 @@ for mode in namespaces fallback; do
 			[ "$score" = 0 ] && [ "$n" -ge 3 ] 2>/dev/null && ! grep -q tampered "$out/summary.txt" &&
 				ok "$mode: the skeleton scores 0 of $max, not void, its $n canaries failed" ||
 				bad "$mode: the skeleton scores $score of $max; canaries: $n" ;;
+		log-rewrite)
+			# Its helper wrote into every pipe it could reopen through /proc: none was the verdicts'.
+			why=$(sed -n 's/^VOID: //p' "$out/summary.txt" | cut -c1-160)
+			keyless=$(for k in "$out"/stage1/trusted/*.key; do grep -cvF "$(head -n 1 "$k")" "${k%.key}.verdicts"; done | awk '{ s += $1 } END { print s + 0 }')
+			[ "$score" = 0 ] && [ -n "$why" ] && [ "$keyless" = 0 ] &&
+				ok "$mode, $a: 0 of $max, void, and no forged line reached the verdict pipe: ${why#*scores 0: }" ||
+				bad "$mode, $a: $score of $max; void: '${why:-no}'; lines without the key on the pipe: $keyless" ;;
 		*)
 			why=$(sed -n 's/^VOID: //p' "$out/summary.txt" | cut -c1-160)
 			[ "$score" = 0 ] && [ -n "$why" ] &&

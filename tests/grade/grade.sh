@@ -290,6 +290,11 @@ for n in $stages; do
 		echo $? >"$sd/units/$u.status"
 		exec {kfd}<&- {vfd}>&-
 		"$sandbox" --reap
+		# The reader ends when the last writer is gone: at once, but where no
+		# one can end what the run left holding the pipe (a student's own make
+		# grade), at most 5 s later.
+		for _ in $(seq 50); do kill -0 "$vpid" 2>/dev/null || break; sleep 0.1; done
+		kill "$vpid" 2>/dev/null
 		wait "$vpid"
 		[ -z "$trusted" ] || { [ ! -e "$sd/work/$u" ] || chown -R 0:0 "$sd/work/$u"; chmod -R go-w "$sd/work/$u" 2>/dev/null; }
 		tail -n 1 "$sd/units/$u.log" | cut -c1-200
