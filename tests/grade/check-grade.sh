@@ -37,7 +37,8 @@
 #     attack of tests/grade/attacks/ (Check's log rewritten at exit, a helper
 #     editing the results, _exit/exit/abort or waitpid redefined, a test
 #     that exits 0) scores 0 and the grading says it was tampered with, in
-#     the namespaces and in the fallback without them; the reference scores
+#     the namespaces and in the fallback without them; a helper that reads
+#     the suite's memory for the key signs nothing; the reference scores
 #     full marks and the skeleton 0, canaries present and failed.
 # Parts 0 and 2 cover every stage with exercises: GRADED_STAGES (the
 # Makefile's), else code/tools/stages.sh --graded.

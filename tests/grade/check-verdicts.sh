@@ -65,7 +65,7 @@ for mode in namespaces fallback; do
 	[ $mode = namespaces ] || { path=$work/nons:$PATH; uid=$((uid + 1)); }
 	# (The reference in the namespaces is check-grade's part 4; the attacks that
 	# need no process of their own run once, in the namespaces.)
-	if [ $mode = namespaces ]; then attacks="skeleton log-rewrite exit check-fns early-exit"
+	if [ $mode = namespaces ]; then attacks="skeleton log-rewrite exit check-fns early-exit memory-key"
 	else attacks="reference log-rewrite exit"; fi
 	for a in $attacks; do
 		submission "$a"
@@ -97,6 +97,11 @@ for mode in namespaces fallback; do
 			[ "$score" = 0 ] && [ -n "$why" ] && [ "$keyless" = 0 ] &&
 				ok "$mode, $a: 0 of $max, void, and no forged line reached the verdict pipe: ${why#*scores 0: }" ||
 				bad "$mode, $a: $score of $max; void: '${why:-no}'; lines without the key on the pipe: $keyless" ;;
+		memory-key)
+			signed=$(grep -c "^$(head -n 1 "$out/stage1/trusted/test_stage1.key")	pass	" "$out/stage1/trusted/test_stage1.verdicts")
+			[ "$score" = 0 ] && [ "$signed" = 0 ] &&
+				ok "$mode, $a: 0 of $max, no signed pass of test_stage1 reached the grader" ||
+				bad "$mode, $a: $score of $max; $signed signed passes of test_stage1 reached the grader" ;;
 		*)
 			why=$(sed -n 's/^VOID: //p' "$out/summary.txt" | cut -c1-160)
 			[ "$score" = 0 ] && [ -n "$why" ] &&
