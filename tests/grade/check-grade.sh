@@ -7,7 +7,8 @@
 #     exercises points.tsv names, and no other.
 #  1. The formats and the trusted reading (check-formats.py: hostile
 #     output, forged and partial reports, the scoring model, read back by
-#     json, xmllint with tests/grade/junit.xsd, TAP::Parser, PyYAML).
+#     json, xmllint with tests/grade/junit.xsd, TAP::Parser and tappy,
+#     PyYAML, and classroom.json as Classroom's reporter prints it).
 #  2. The per-stage bundles (BUNDLES/stageN/autograder.zip): tracked files
 #     only, no solutions/stageK or tests/stageK/mistakes but for the stages K
 #     that N builds on (code/tools/stage-chain.sh), no
@@ -745,10 +746,15 @@ total = sum(t["score"] for t in c["tests"])
 m = re.findall(r"^grade: (\S+) of (\S+) points", log, re.M)
 assert len(m) == 1, "want one total in the log, found %s" % m
 assert float(m[0][0]) == frac == total == r["score"], (m, frac, total, r["score"])
+# What the reporter prints of a test: " - line N" unless line_no is 0, the reason only in test_code
+# (or in the message, for status "error"); see tests/grade/gradefmt.py's write_classroom.
+assert all(t.get("line_no") == 0 for t in c["tests"]), "a test without line_no 0: the reporter prints 'line undefined'"
+assert all(t["status"] == "pass" or t.get("test_code") or (t["status"] == "error" and t.get("message"))
+           for t in c["tests"] if "(see part 1)" != t.get("message")), "a failure the reporter shows without its reason"
 print(total, c["max_score"])
 EOF
 	then
-		ok "Classroom step: one total in its log, the reporter's two sums agree: $(cat "$gh/check")"
+		ok "Classroom step: one total in its log, the reporter's two sums agree, each test as it prints (no 'line undefined', a failure's reason): $(cat "$gh/check")"
 	else
 		bad "Classroom step: $(tail -n 3 "$gh/check" "$gh/log" 2>/dev/null)"
 	fi
@@ -758,7 +764,7 @@ EOF
 import json, sys
 r = json.load(sys.stdin)
 assert r["max_score"] > 0 and r["tests"] and all(t["score"] == 0 for t in r["tests"]), r
-assert all("grading failed" in t["message"] for t in r["tests"]), r
+assert all("grading failed" in t["message"] and t["status"] == "error" and t.get("line_no") == 0 for t in r["tests"]), r
 print(r["max_score"])' >"$gh/check2" 2>&1 && grep -q "grading failed" "$gh/log2"; then
 		ok "Classroom step: a failed grading records 0 of $(cat "$gh/check2") points, and its log says why"
 	else
