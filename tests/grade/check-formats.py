@@ -305,6 +305,19 @@ log = classroom_log(c)
 ok("line undefined" not in log and all(("END-%d" % i) in log for i, e in enumerate(ex) if not e["passed"]),
    "fuzz: Classroom's reporter's log has no 'line undefined' and each failure's reason")
 
+# 1c. The course's own tests, every stage, all failing (a skeleton's grading, without the build):
+# stage 4's list of failed tests is one long line with "--no-lockdep" in it.
+course_tests, course_ex = writers.load_course(os.path.join(here, "points.tsv"), os.path.join(here, "exercises.tsv"),
+                                              set(range(1, 10)))
+for t in course_tests:
+    t["text"] = "not run"
+skel = writers.exercise_results(course_ex)
+writers.write_tap(os.path.join(fz, "course.tap"), skel, "")
+for reader, got in (("TAP::Parser", tap_parser(os.path.join(fz, "course.tap"))), ("tappy", tappy(os.path.join(fz, "course.tap")))):
+    ok(isinstance(got, list) and len(got) == len(skel) and all(g[1] == 0 and g[2] for g in got),
+       "course: %s reads grade.tap of every stage's exercises failing, %d of them, each with its reason (%s)" % (
+           reader, len(skel), got if not isinstance(got, list) else len(got)))
+
 # 2. Reports not to believe.
 def forged(stage_dir, d):
     secret = os.path.join(d, "secret.c")
