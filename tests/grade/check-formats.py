@@ -1,15 +1,18 @@
 #!/usr/bin/python3
 """check-formats.py WORK - gradefmt.py's own tests, on made-up runs: no build, no suite.
 
-1. Hostile output (and 1b, the writers fuzzed with texts that look like TAP): messages and outputs holding control characters, U+FFFE,
+1. Hostile output (and 1b, the writers fuzzed with texts that look like
+   TAP): messages and outputs holding control characters, U+FFFE,
    U+2028, a lone surrogate's bytes and other invalid UTF-8, leading spaces,
    "---"/"..." lines, and one of 1 MB.  Every format is read back by a real
    parser: results.json by json, classroom.json by json, junit.xml by
    xmllint against tests/grade/junit.xsd (Ant's schema), grade.tap by
    perl's TAP::Parser and by tappy (python3-tap), and each of its YAML
    blocks by PyYAML; classroom.json as GitHub Classroom's reporter prints it
-   (no "line undefined", each failure's reason); what they hold is bounded, and the
-   message of each failure survives into each format.
+   (no "line undefined", each failure's reason); what they hold is
+   bounded, and the message of each failure survives into each format.
+   1c. The course's own points.tsv, every stage failing, in grade.tap,
+   read by both TAP readers.
 2. Reports the trusted side must not believe: a unit that names a test the
    course does not list, names one twice, reports fewer, holds a malformed
    line, died, left nothing, ended with a signal, or points its message at a
@@ -282,12 +285,14 @@ os.makedirs(fz)
 rng = random.Random(36)
 texts = fuzz_texts(rng, 200)
 ex = [dict(stage=4, name="ex_%d" % i, score=0.0 if i % 5 else 10.0, points=10.0, passed=i % 5 == 0, text=t,
-           visibility="visible", failed=[{"id": "suite:" + p} for p in rng.sample(PIECES, 6)] if i % 5 else [], tests=[]) for i, t in enumerate(texts)]
+           visibility="visible", tests=[], failed=[{"id": "suite:" + p} for p in rng.sample(PIECES, 6)] if i % 5 else [])
+      for i, t in enumerate(texts)]
 writers.write_tap(os.path.join(fz, "grade.tap"), ex, "\n".join(PIECES))
 writers.write_junit(os.path.join(fz, "junit.xml"), ex, [], 1.0)
 writers.write_classroom(os.path.join(fz, "classroom.json"), ex)
 want = [(i, 1 if e["passed"] else 0) for i, e in enumerate(ex, 1)]
-for reader, got in (("TAP::Parser", tap_parser(os.path.join(fz, "grade.tap"))), ("tappy", tappy(os.path.join(fz, "grade.tap")))):
+tap = os.path.join(fz, "grade.tap")
+for reader, got in (("TAP::Parser", tap_parser(tap)), ("tappy", tappy(tap))):
     good = isinstance(got, list) and [g[:2] for g in got] == want
     lost = [g[0] for g in got if not g[1] and not (g[2] or "").rstrip().endswith("END-%d" % (g[0] - 1))] if good else "-"
     ok(good and not lost, "fuzz: %s reads all %d exercises of grade.tap, and each of %d failures' reason to its end (%s)" % (
@@ -313,7 +318,8 @@ for t in course_tests:
     t["text"] = "not run"
 skel = writers.exercise_results(course_ex)
 writers.write_tap(os.path.join(fz, "course.tap"), skel, "")
-for reader, got in (("TAP::Parser", tap_parser(os.path.join(fz, "course.tap"))), ("tappy", tappy(os.path.join(fz, "course.tap")))):
+tap = os.path.join(fz, "course.tap")
+for reader, got in (("TAP::Parser", tap_parser(tap)), ("tappy", tappy(tap))):
     ok(isinstance(got, list) and len(got) == len(skel) and all(g[1] == 0 and g[2] for g in got),
        "course: %s reads grade.tap of every stage's exercises failing, %d of them, each with its reason (%s)" % (
            reader, len(skel), got if not isinstance(got, list) else len(got)))
