@@ -259,6 +259,7 @@ if out:
 # decodes it), tabs and very long lines (PyYAML folded those, and TAP::Parser took the folded
 # rest, "--no-lockdep ...", for a key: "Bad plan").  Each text ends in its own marker: every
 # reader must read every exercise, and every failure's reason up to its marker.
+sys.dont_write_bytecode = True     # no __pycache__ in the course's tree
 sys.path.insert(0, here)
 import gradefmt as writers  # noqa: E402
 import random  # noqa: E402
