@@ -187,19 +187,20 @@ overlay_inc = $(foreach l,$(call reverse,$(call stage_layers,$(1),$(2))),-I$(l))
 # STAGE_RULES(N, own, dir, SOLUTIONS-value)
 # A student's build (SOLUTIONS-value 0) compiles with STUDENT_CFLAGS and
 # keeps what the compiler said about each file next to its object
-# (NAME.o.warnings, NAME.so.warnings), so check-stageN can report the
+# (NAME.o.warnings, modules' obj/modules/NAME.o.warnings), so check-stageN can report the
 # warnings of a build whose objects are older than this run.
 define STAGE_RULES
 S$(1)_$(2)_SRC := $$(call overlay,$(1),$(2),)
 S$(1)_$(2)_MODSRC := $$(call overlay,$(1),$(2),modules/)
 S$(1)_$(2)_MODS := $$(patsubst %.c,$(3)/%.so,$$(notdir $$(S$(1)_$(2)_MODSRC)))
+S$(1)_$(2)_MODOBJ := $$(patsubst %.c,$(3)/obj/modules/%.o,$$(notdir $$(S$(1)_$(2)_MODSRC)))
 S$(1)_$(2)_HDR := $$(call overlay_hdr,$(1),$(2)) $$(KERNEL_HDR)
 S$(1)_$(2)_CFLAGS := $$(if $$(filter 0,$(4)),$$(STUDENT_CFLAGS),$$(CFLAGS)) $$(call overlay_inc,$(1),$(2)) \
 	-DKSIM_STAGE=$(1) -DKSIM_SOLUTIONS=$(4)
 
 # ksim is the runner linked with the stage's objects, all of them (modules
 # call into the stage by name), compiled once for it and the Check suites.
-$(3)/ksim: $$(KERNEL_OBJ) $$(SHELL_OBJ) $(3)/stage.a $$(S$(1)_$(2)_MODS)
+$(3)/ksim: $$(KERNEL_OBJ) $$(SHELL_OBJ) $(3)/stage.a $$(S$(1)_$(2)_MODS) $$(S$(1)_$(2)_MODOBJ)
 	$(Q)mkdir -p $$(@D)
 	$$(Q)$$(CC) $$(S$(1)_$(2)_CFLAGS) -o $$@ $$(KERNEL_OBJ) $$(SHELL_OBJ) \
 		-Wl,--whole-archive $(3)/stage.a -Wl,--no-whole-archive $$(LDFLAGS) $$(LDLIBS) \
@@ -211,16 +212,22 @@ $(3)/ksim: $$(KERNEL_OBJ) $$(SHELL_OBJ) $(3)/stage.a $$(S$(1)_$(2)_MODS)
 # own file only and make -j compiles a stage's files side by side.
 S$(1)_$(2)_DIR := $(3)
 S$(1)_$(2)_OBJ := $$(patsubst %.c,$(3)/obj/%.o,$$(notdir $$(S$(1)_$(2)_SRC)))
-S$(1)_$(2)_WARNINGS := $$(S$(1)_$(2)_OBJ:=.warnings) $$(S$(1)_$(2)_MODS:=.warnings)
+S$(1)_$(2)_WARNINGS := $$(S$(1)_$(2)_OBJ:=.warnings) $$(S$(1)_$(2)_MODOBJ:=.warnings)
 $(3)/stage.a: $$(S$(1)_$(2)_OBJ)
 	$(Q)rm -f $$@
 	@echo "  AR      $$@"
 	$$(Q)ar rcs $$@ $$(S$(1)_$(2)_OBJ)
 
-$(3)/%.so: $$(S$(1)_$(2)_HDR) $$(S$(1)_$(2)_MODSRC)
+# A module is compiled to an object first, which the submission gate
+# (tests/grade/objgate.sh) reads as it reads the stage's other objects
+# (a prerequisite of ksim, so make keeps it and remakes it when missing).
+$(3)/obj/modules/%.o: $$(S$(1)_$(2)_HDR) $$(S$(1)_$(2)_MODSRC)
 	$(Q)mkdir -p $$(@D)
-	$$(Q)$$(call KEEP_WARNINGS,$$(CC) $$(S$(1)_$(2)_CFLAGS) $$(MODFLAGS) -shared -o $$@ $$(filter %/$$*.c,$$(S$(1)_$(2)_MODSRC))) \
+	$$(Q)$$(call KEEP_WARNINGS,$$(CC) $$(S$(1)_$(2)_CFLAGS) $$(MODFLAGS) -c -o $$@ $$(filter %/$$*.c,$$(S$(1)_$(2)_MODSRC))) \
 		|| { echo "BUILD ERROR: module $$* of stage $(1) ($(2)) does not compile." >&2; false; }
+$(3)/%.so: $(3)/obj/modules/%.o
+	$$(Q)$$(CC) $$(S$(1)_$(2)_CFLAGS) $$(MODFLAGS) -shared -o $$@ $$< \
+		|| { echo "BUILD ERROR: module $$* of stage $(1) ($(2)) does not link." >&2; false; }
 	@echo "  MOD     $$@"
 
 # Check suites: tests/stageN/test_*.c, linked with the kernel and the stage.

@@ -1,0 +1,78 @@
+#!/bin/bash
+# gate.sh GATE STAGE EXDIR [BUILD KERNEL_OBJ...] - the submission gate, before a stage's exercises run.
+#
+# The same code in make grade (tests/grade/grade.sh, and so the Gradescope
+# bundle) and make check-stageN.  Run from the course's tree.  GATE is the
+# compiled tests/grade/gate.c; EXDIR the stage's exercise files
+# (exercises/stageN, or a grading copy's); each is held to its shape,
+# tests/grade/shapes/stageN/ (gate.c says how), with the headers of the
+# stage's build: the -I directories of its layers, highest first
+# (code/stageK, then solutions/stageK or, for STAGE itself, EXDIR; the chain
+# of code/tools/stage-chain.sh, as the Makefile's stage_layers; check-gate
+# shows the references pass with them), then code/kernel.
+#
+# With BUILD (the stage's build directory, its obj/) and the kernel's
+# objects, each exercise file's object (BUILD/obj/NAME.o, or
+# BUILD/obj/modules/NAME.o) is held to tests/grade/objgate.sh as well; an
+# object not there yet is skipped.
+#
+# Prints each refusal, "FILE:LINE: rule: what to do instead"; with
+# GATE_REFUSED=FILE, writes there the refused files (relative to EXDIR),
+# one a line, each with its letter: S (the source) or O (the object).
+# Exit status: 0 every file accepted, 1 one refused at least, 2 the gate
+# itself failed.
+set -u
+gate=$1 n=$2 ex=$3
+shift 3
+build=${1:-}
+[ $# = 0 ] || shift
+shapes=tests/grade/shapes/stage$n
+[ -x "$gate" ] || { echo "gate.sh: $gate: not built" >&2; exit 2; }
+[ -d "$shapes" ] || { echo "gate.sh: no $shapes: run me from the workbook's root" >&2; exit 2; }
+chain=$(code/tools/stage-chain.sh "$n") || exit 2
+incs=()
+for k in $chain; do
+	if [ "$k" = "$n" ]; then own=$ex; else own=solutions/stage$k; fi
+	incs=("-I$own" "-Icode/stage$k" "${incs[@]}")
+done
+incs+=(-Icode/kernel)
+tmp=$(mktemp -d) || exit 2
+trap 'rm -rf "$tmp"' EXIT
+refused=${GATE_REFUSED:-$tmp/refused}
+: >"$refused"
+status=0
+api=
+if [ -n "$build" ]; then
+	api=$tmp/api
+	tests/grade/objgate.sh --api "$api" "$@" "$build"/obj/*.o || exit 2
+fi
+while read -r rel; do
+	f=$ex/$rel
+	if [ ! -f "$f" ]; then
+		echo "$f: missing: put back the handed-out file"
+		echo "S $rel" >>"$refused"
+		status=1
+		continue
+	fi
+	"$gate" "${incs[@]}" --globals "$tmp/globals" "$shapes/$rel" "$f"
+	rc=$?
+	case $rc in
+	0) ;;
+	1) echo "S $rel" >>"$refused"; status=1 ;;
+	*) exit 2 ;;
+	esac
+	[ -n "$api" ] || continue
+	case $rel in
+	modules/*) o=$build/obj/modules/$(basename "$rel" .c).o ;;
+	*) o=$build/obj/$(basename "$rel" .c).o ;;
+	esac
+	[ -f "$o" ] || continue
+	tests/grade/objgate.sh "$api" "$tmp/globals" "$f" "$o"
+	rc=$?
+	case $rc in
+	0) ;;
+	1) echo "O $rel" >>"$refused"; status=1 ;;
+	*) exit 2 ;;
+	esac
+done < <(cd "$shapes" && find . -name '*.c' | sed 's|^\./||' | sort)
+exit $status

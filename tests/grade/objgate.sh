@@ -1,0 +1,108 @@
+#!/bin/bash
+# objgate.sh - the submission gate's object half: may this compiled exercise file be run?
+#
+#	objgate.sh --api OUT OBJ...
+# writes to OUT the global symbols OBJ... define (the kernel's objects and
+# the stage's), one a line: what a student's object may call.
+#
+#	objgate.sh API GLOBALS SOURCE OBJ
+# checks OBJ, compiled from SOURCE (the name the refusals give), before
+# anything of it runs:
+#   - each symbol it uses without defining is in API, or one of the few C
+#     library functions the stage's headers and exercises call (LIBC below,
+#     found by building every reference and variant);
+#   - each global symbol it defines is in GLOBALS, the names the handed-out
+#     file defines (tests/grade/gate.c --globals), so it cannot put its own
+#     exit(), _exit() or srunner_run_all() in place of the library's;
+#   - no section that runs code by itself (.init_array, .fini_array,
+#     .preinit_array, .ctors, .dtors: constructors and destructors);
+#   - no system-call instruction (syscall, sysenter, int $0x80; svc on arm64).
+# The source gate (gate.c) refuses what leads to these; this half holds the
+# object to them whatever the source did.  Each refusal is one line,
+# "SOURCE:LINE: rule: what to do instead", on standard output.  With SAN
+# set (a sanitizer build), the sanitizers' own entry points are allowed too.
+# Exit status: 0 accepted, 1 refused, 2 the gate could not run.
+set -u
+LIBC=" strcmp strncmp strlen strnlen strchr strrchr strchrnul strstr strtol memcpy memmove memset memcmp snprintf"
+LIBC+=" __stack_chk_fail __stack_chk_guard _GLOBAL_OFFSET_TABLE_ "
+for t in nm objdump readelf; do
+	command -v $t >/dev/null || { echo "objgate.sh: $t not found (binutils): run make deps" >&2; exit 2; }
+done
+if [ "${1:-}" = --api ]; then
+	out=$2; shift 2
+	nm -g --defined-only "$@" >"$out.tmp" || exit 2
+	awk 'NF == 3 { print $3 }' "$out.tmp" | sort -u >"$out" && rm -f "$out.tmp"
+	exit
+fi
+[ $# = 4 ] || { echo "usage: objgate.sh API GLOBALS SOURCE OBJ | objgate.sh --api OUT OBJ..." >&2; exit 2; }
+api=$1 globals=$2 src=$3 obj=$4
+[ -r "$api" ] && [ -r "$globals" ] && [ -r "$obj" ] || { echo "objgate.sh: cannot read $api, $globals or $obj" >&2; exit 2; }
+undef=$(nm -u "$obj") || exit 2
+def=$(nm -g --defined-only "$obj") || exit 2
+sections=$(readelf -S -W "$obj") || exit 2
+code=$(objdump -d -l -r --no-show-raw-insn "$obj") || exit 2
+status=0
+
+# line_of SYMBOL - the source line of OBJ's first use of SYMBOL (its debug line table), or 0.
+line_of() {
+	awk -v sym="$1" '
+		/^\/.*:[0-9]+/ || /^[^ \t]+\.[ch]:[0-9]+/ { split($1, a, ":"); line = a[2] + 0 }
+		/R_[A-Z0-9_]+[ \t]/ { s = $NF; sub(/[-+]0x[0-9a-f]+$/, "", s); if (s == sym) { print line; exit } }
+		END { }' <<<"$code" | grep . || echo 0
+}
+say() { echo "$src:$1: $2"; status=1; }
+
+while read -r _ sym; do
+	[ -n "$sym" ] || continue
+	case $LIBC in *" $sym "*) continue ;; esac
+	grep -qxF -- "$sym" "$api" && continue
+	if [ -n "${SAN:-}" ]; then
+		case $sym in __asan_*|__ubsan_*|__tsan_*|__sanitizer_*|__lsan_*) continue ;; esac
+	fi
+	say "$(line_of "$sym")" "the compiled code uses '$sym', which is neither the stage's nor a C function an exercise may call: use the stage's API (the headers this file includes)"
+done <<<"$undef"
+
+while read -r _ kind sym; do
+	[ -n "$sym" ] || continue
+	grep -qxF -- "$sym" "$globals" && continue
+	ln=$(nm -l -g --defined-only "$obj" | awk -v s="$sym" '$3 == s { n = split($NF, a, ":"); print a[n] + 0; exit }')
+	say "${ln:-0}" "the compiled code defines the global symbol '$sym' ($kind), which the handed-out file does not: a helper must be static; never define a function of the C library, Check or the kernel"
+done <<<"$def"
+
+# A constructor: only the given code's, the delay points DELAY_POINT()
+# registers (code/kernel/delay.h; the function it makes is the macro's).
+symtab=$(objdump -t "$obj") || exit 2
+bad=$(awk '{ for (i = 1; i <= NF; i++) if ($i ~ /^\.(init_array|fini_array|preinit_array|ctors|dtors)/) print $i }' <<<"$sections" | sort -u)
+for s in $bad; do
+	case $s in
+	.init_array)
+		others=$(objdump -r -j .init_array "$obj" | awk '$2 ~ /^R_/ { print $3 }' | while read -r v; do
+			sec=${v%%+*} off=0 name=$v
+			[ "$sec" = "$v" ] || off=$((${v#*+}))
+			# A section and an offset: the function there (objdump -t: VALUE FLAGS... SECTION SIZE NAME).
+			while read -r val rest; do
+				set -- $rest
+				[ $# -ge 3 ] && [ "${*: -3:1}" = "$sec" ] && [ $((16#$val)) = "$off" ] &&
+					[[ " $rest " == *" F "* ]] && name=${*: -1}
+			done < <(grep -E '^[0-9a-f]+ ' <<<"$symtab")
+			echo "$name"
+		done | grep -v '^__delay_reg_')
+		[ -z "$others" ] && continue
+		say 0 "the compiled code has a constructor ($(echo $others)), run before the tests: remove it; an exercise runs only when called" ;;
+	*)
+		say 0 "the compiled code has a $s section (a constructor or destructor, run before or after the tests): remove it; an exercise runs only when called" ;;
+	esac
+done
+
+# A system call, whatever the source looked like: the simulated kernel is the only kernel an exercise talks to.
+awk '
+	/^\/.*:[0-9]+/ || /^[^ \t]+\.[ch]:[0-9]+/ { split($1, a, ":"); line = a[2] + 0 }
+	/^[ \t]+[0-9a-f]+:/ {
+		insn = $0; sub(/^[ \t]+[0-9a-f]+:[ \t]+/, "", insn)
+		if (insn ~ /^(syscall|sysenter|sysexit|sysret)([ \t]|$)/ || insn ~ /^int[ \t]+\$0x80/ || insn ~ /^svc[ \t]/ ||
+		    insn ~ /^(hvc|smc)[ \t]/)
+			printf "%d %s\n", line, insn
+	}' <<<"$code" | while read -r ln insn; do
+	echo "$src:$ln: the compiled code holds a system-call instruction ($insn): an exercise talks to the simulated kernel only, through its functions"
+done | grep . && status=1
+exit $status
