@@ -98,7 +98,7 @@ CHECK_TARGETS :=
 # Every name is the same in Debian 12 (bookworm) and 13 (trixie); make
 # check-fresh installs them in a fresh root of each.
 # DEB_PACKAGES: to build the stages and run their tests (a student's check-stageN).
-DEB_PACKAGES := gcc libc6-dev make patch check pkg-config valgrind graphviz pandoc libsubunit-dev
+DEB_PACKAGES := gcc binutils libc6-dev make patch check pkg-config valgrind graphviz pandoc libsubunit-dev
 # BOOK_PACKAGES: what the book's PDF is printed with (headless Chromium, about
 # 400 MB installed): make book and make tour install it, a student grading a
 # stage never needs it.
@@ -309,19 +309,24 @@ include $(sort $(wildcard code/tools/*.mk code/bench/*.mk tests/*/*.mk chapters/
 # ---------------------------------------------------------------- exercises
 # solutions/ is the single source; exercises/ is generated from it and
 # committed, so a student has files to edit after a plain clone.
-HELP += "exercises        regenerate exercises/ from the fenced solutions/"
+HELP += "exercises        regenerate exercises/ (and the submission gate's tests/grade/shapes/) from the fenced solutions/"
 .PHONY: exercises check-exercises
 exercises:
-	$(Q)for d in solutions/stage*; do code/tools/mkexercises.sh $$d exercises/$${d#solutions/} || exit 2; done
-	@echo "exercises/ regenerated from solutions/"
+	$(Q)for d in solutions/stage*; do code/tools/mkexercises.sh $$d exercises/$${d#solutions/} \
+	  tests/grade/shapes/$${d#solutions/} || exit 2; done
+	@echo "exercises/ and their shapes (tests/grade/shapes/, the submission gate's) regenerated from solutions/"
 HELP += "check-exercises  fail if exercises/ is stale or a skeleton does not build (CI runs it)"
 CHECK_TARGETS += check-exercises
 check-exercises:
 	$(Q)rm -rf $(BUILD)/exercises-fresh && mkdir -p $(BUILD)/exercises-fresh
-	$(Q)for d in solutions/stage*; do code/tools/mkexercises.sh $$d $(BUILD)/exercises-fresh/$${d#solutions/} || exit 2; done
-	$(Q)diff -r exercises $(BUILD)/exercises-fresh >/dev/null 2>&1 || { \
-		diff -r exercises $(BUILD)/exercises-fresh | head -20; \
+	$(Q)for d in solutions/stage*; do code/tools/mkexercises.sh $$d $(BUILD)/exercises-fresh/$${d#solutions/} \
+	  $(BUILD)/exercises-fresh/shapes/$${d#solutions/} || exit 2; done
+	$(Q)diff -r -x shapes exercises $(BUILD)/exercises-fresh >/dev/null 2>&1 || { \
+		diff -r -x shapes exercises $(BUILD)/exercises-fresh | head -20; \
 		echo "check-exercises: exercises/ is stale; run 'make exercises' and commit it" >&2; exit 1; }
+	$(Q)diff -r tests/grade/shapes $(BUILD)/exercises-fresh/shapes >/dev/null 2>&1 || { \
+		diff -r tests/grade/shapes $(BUILD)/exercises-fresh/shapes | head -20; \
+		echo "check-exercises: tests/grade/shapes/ is stale; run 'make exercises' and commit it" >&2; exit 1; }
 	@echo "check-exercises: exercises/ matches solutions/"
 	@# The first thing a student runs is make check-stageN on the skeleton: it must build.
 	$(Q)$(MAKE) --no-print-directory -s $(foreach n,$(STAGES),$(BUILD)/student/stage$(n)/ksim $(S$(n)_exercises_TESTS)) \
@@ -389,11 +394,13 @@ define CHECK_STAGE
 # (runtests.sh --warnings), and a failed build prints its log's errors.
 check-stage$(1): $(BUILD)/.deps-ok
 	$(Q)mkdir -p $(call stage_dir,$(1))
+	$(if $(filter 1,$(SOLUTIONS)),,$$(call gate_stage,$(1),source))
 	$(Q)$$(MAKE) --no-print-directory $(if $(V),,-s) $(call stage_dir,$(1))/ksim $(BUILD)/tools/trace2dot \
 	  $$(if $$(filter 1,$$(SOLUTIONS)),$$(S$(1)_solutions_TESTS),$$(S$(1)_exercises_TESTS)) \
 	  $(if $(V),,>$(call stage_dir,$(1))/build.log 2>&1) \
 	  || { $(if $(V),,grep -v '^  [A-Z]* ' $(call stage_dir,$(1))/build.log;) \
 	       echo "check-stage$(1)$(if $(filter 1,$(SOLUTIONS)), SOLUTIONS=1): build failed, 0 passed, 1 failed"; exit 1; }
+	$(if $(filter 1,$(SOLUTIONS)),,$$(call gate_stage,$(1),objects))
 	$$(call RUN_STAGE_TESTS,$(1),$(call stage_dir,$(1)),$(if $(filter 1,$(SOLUTIONS)),solutions,exercises))
 CHECK_TARGETS += check-stage$(1)-reference
 check-stage$(1)-reference: $(BUILD)/.deps-ok $(BUILD)/stage$(1)/ksim $$(S$(1)_solutions_TESTS)

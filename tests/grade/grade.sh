@@ -183,6 +183,23 @@ for n in $stages; do
 	for rel in $mine; do
 		case ${from[$rel]:-} in ''|skip) ;; *) cp "${from[$rel]}" "$tree/$rel" ;; esac
 	done
+	# The submission gate (tests/grade/gate.sh), before anything compiles: a
+	# file it refuses is graded as the handed-out skeleton (its shape without
+	# the @ lines), so its exercises score 0 and none of its code runs; the
+	# refusals go in the note.
+	(cd "$tree" && GATE_REFUSED="$sd/gate.refused" GATE_ONLY=source \
+		tests/grade/gate.sh "$src/build/tools/gate" "$n" "exercises/stage$n") >"$sd/gate.msg" 2>&1
+	case $? in
+	0) ;;
+	1)
+		while read -r _ rel; do
+			grep -v '^[[:space:]]*@\(EXERCISE .*\|END\)$' "$tree/tests/grade/shapes/stage$n/$rel" >"$tree/exercises/stage$n/$rel" || exit 2
+			echo "stage $n: exercises/stage$n/$rel was refused, so its exercises score 0 (it was graded as handed out):" >>"$note"
+		done <"$sd/gate.refused"
+		sed 's|^'"$tree"'/||; s/^/  /' "$sd/gate.msg" >>"$note"
+		echo "stage $n: the submission gate refused $(wc -l <"$sd/gate.refused") file(s)" ;;
+	*) echo "grade.sh: the submission gate could not run on stage $n:" >&2; cat "$sd/gate.msg" >&2; exit 2 ;;
+	esac
 	# What the sandbox hides besides: the course's tree's later solutions and
 	# everything of its build but this grading (GRADE_HIDE adds more).
 	hide=$sd/hide
@@ -230,6 +247,22 @@ for n in $stages; do
 			[ $rc != 124 ] || echo "(the build ran out of time: $limit s)"
 		} >"$sd/build.msg"
 		echo "stage $n: does not compile"
+		args+=("$n=$sd")
+		rm -rf "$tree"
+		continue
+	fi
+	# The gate's second half, on the objects just compiled and before any of them runs: a refusal scores the stage 0.
+	(cd "$tree" && GATE_ONLY=objects tests/grade/gate.sh "$src/build/tools/gate" "$n" "exercises/stage$n" \
+		"$tree/build/student/stage$n" "$tree"/build/kernel/*.o) >"$sd/objgate.msg" 2>&1
+	grc=$?
+	if [ $grc != 0 ]; then
+		[ $grc = 1 ] || { echo "grade.sh: the submission gate could not run on stage $n's objects:" >&2; cat "$sd/objgate.msg" >&2; exit 2; }
+		{
+			echo "stage $n's compiled code was refused, so none of its tests ran:"
+			sed 's/^/  /' "$sd/objgate.msg"
+		} >"$sd/build.msg"
+		cat "$sd/build.msg" >>"$note"
+		echo "stage $n: compiled code refused"
 		args+=("$n=$sd")
 		rm -rf "$tree"
 		continue
