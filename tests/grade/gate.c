@@ -346,6 +346,12 @@ static const char *banned_why(const char *name)
 	static const char *const alloc_words[] = { "malloc", "calloc", "realloc", "free", "strdup", NULL };
 	static const char *const exit_words[] = { "exit", "_exit", "_Exit", "abort", "atexit", "on_exit",
 						  "at_quick_exit", "quick_exit", NULL };
+	static const char *const machine_words[] = { "fopen", "freopen", "fdopen", "open", "openat", "creat", "read",
+						     "unlink", "rename", "remove", "fork", "vfork", "clone", "system",
+						     "popen", "execl", "execlp", "execle", "execv", "execvp", "execve",
+						     "kill", "signal", "sigaction", "raise", "socket", "connect", "dlopen",
+						     "dlsym", "syscall", "mmap", "mprotect", "pthread_create", "setenv",
+						     "getenv", "putenv", "ptrace", "sleep", "usleep", NULL };
 
 	if (in_list(asm_words, name))
 		return "asm is not C an exercise needs: write the code in C";
@@ -364,6 +370,8 @@ static const char *banned_why(const char *name)
 		return "not available in kernel code: use printk()";
 	if (in_list(alloc_words, name))
 		return "not available in kernel code: use kmalloc() and kfree()";
+	if (in_list(machine_words, name))
+		return "not available in kernel code: the simulated kernel has no files, processes or network of the machine's; use the stage's API";
 	if (in_list(exit_words, name))
 		return "a test's process is the grader's, not the exercise's: return an error code instead";
 	return NULL;

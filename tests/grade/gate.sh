@@ -38,6 +38,8 @@ for k in $chain; do
 	incs=("-I$own" "-Icode/stage$k" "${incs[@]}")
 done
 incs+=(-Icode/kernel)
+# GATE_INCS=1: print those flags and stop (check-gate calls the tool itself, many times).
+[ -z "${GATE_INCS:-}" ] || { echo "${incs[@]}"; exit 0; }
 tmp=$(mktemp -d) || exit 2
 trap 'rm -rf "$tmp"' EXIT
 refused=${GATE_REFUSED:-$tmp/refused}

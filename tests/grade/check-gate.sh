@@ -1,0 +1,215 @@
+#!/bin/bash
+# check-gate.sh OUT - the submission gate's own test (make check-gate).
+#
+# From the environment (tests/grade/gate.mk): GATE, the compiled gate;
+# BUILD; STAGES; KERNEL_OBJ; CC and CFLAGS_N, how the reference of stage N
+# is compiled.
+#
+# Honest code passes, both halves: every stage's reference (build/stageN),
+# skeleton (build/student/stageN) and correct variant
+# (tests/stageN/variants/*.patch on the reference, compiled as the
+# reference is).  Each attack below, put in place of the first exercise of
+# each of every stage's exercise files, is refused with its message (exit
+# status 1); the allowed cases are not.  A file-scope exercise (none of the
+# course's is; a shape made here) takes a static helper and refuses
+# anything else.  The object half alone refuses hand-made objects with what
+# the source half would have stopped: a system call, a constructor, a
+# destructor, a redefined _exit, a C library call.  An internal error is
+# exit status 2.  One line per check, "ok ..." or "FAIL ...", then
+# "check-gate: P passed, F failed".
+set -u
+out=$1
+rm -rf "$out" && mkdir -p "$out" || exit 2
+pass=0 fail=0
+ok() { echo "ok $1"; pass=$((pass + 1)); }
+bad() { echo "FAIL $1"; fail=$((fail + 1)); }
+# expect NAME WANT REGEX GOT LOG - the gate ended with GOT, which must be WANT, and its output
+# LOG must match REGEX (empty REGEX: LOG must be empty).
+expect() {
+	if [ "$2" != "$4" ]; then
+		bad "$1: exit status $4, expected $2"; sed 's/^/    /' "$5" | head -n 5
+	elif [ -n "$3" ] && ! grep -qE -- "$3" "$5"; then
+		bad "$1: no message matching /$3/:"; sed 's/^/    /' "$5" | head -n 5
+	elif [ -z "$3" ] && [ -s "$5" ]; then
+		bad "$1: said something:"; sed 's/^/    /' "$5" | head -n 5
+	else
+		ok "$1"
+	fi
+}
+# ex_files N - the exercise files of stage N, relative to its directory.
+ex_files() { (cd "tests/grade/shapes/stage$1" && find . -name '*.c' | sed 's|^\./||' | sort); }
+
+# ---- honest code: references, skeletons, variants
+for n in $STAGES; do
+	tests/grade/gate.sh "$GATE" "$n" "solutions/stage$n" "$BUILD/stage$n" $KERNEL_OBJ >"$out/ref$n.log" 2>&1
+	expect "stage $n: the reference passes" 0 "" $? "$out/ref$n.log"
+	tests/grade/gate.sh "$GATE" "$n" "exercises/stage$n" "$BUILD/student/stage$n" $KERNEL_OBJ >"$out/skel$n.log" 2>&1
+	expect "stage $n: the skeleton passes" 0 "" $? "$out/skel$n.log"
+	for p in tests/stage$n/variants/*.patch; do
+		[ -f "$p" ] || continue
+		v=$out/variant$n-$(basename "$p" .patch)
+		src=$(sed -n 's/^--- //p' "$p" | head -n 1) rel=${src#solutions/stage$n/}
+		mkdir -p "$v/ex" "$v/build/obj/modules"
+		cp -r "solutions/stage$n/." "$v/ex/"
+		ln -s "$(pwd)/$BUILD/stage$n/obj/"*.o "$v/build/obj/"
+		rm -f "$v/build/obj/$(basename "$rel" .c).o"
+		cflags=CFLAGS_$n
+		case $rel in modules/*) o=$v/build/obj/modules/$(basename "$rel" .c).o mod="-fPIC -DKSIM_MODULE" ;;
+		*) o=$v/build/obj/$(basename "$rel" .c).o mod= ;; esac
+		# shellcheck disable=SC2086 # flags, word by word
+		if ! patch -s "$v/ex/$rel" <"$p" || ! $CC ${!cflags} $mod -c "$v/ex/$rel" -o "$o" 2>"$v/cc.log"; then
+			bad "stage $n: variant $(basename "$p"): does not apply or build"; continue
+		fi
+		tests/grade/gate.sh "$GATE" "$n" "$v/ex" "$v/build" $KERNEL_OBJ >"$v/gate.log" 2>&1
+		expect "stage $n: variant $(basename "$p" .patch) passes" 0 "" $? "$v/gate.log"
+	done
+done
+
+# ---- attacks, each in place of a file's first TODO(): REGEX<TAB>CODE (@NL@: a newline)
+attacks=$(cat <<'EOF'
+preprocessor line	#include <stdio.h>
+preprocessor line	%:define X 1
+preprocessor line	  #  if 0
+asm is not C	__asm__ volatile ("syscall");
+asm is not C	asm("nop");
+'__asm': asm is not C	__asm ("nop");
+__attribute__ is the given code's	static void __attribute__((constructor)) ctor(void) { }
+'_exit': a test's process is the grader's	void _exit(int s) { (void)s; }
+'exit': a test's process is the grader's	int exit = 0; (void)exit;
+'abort': a test's process is the grader's	abort();
+'atexit': a test's process is the grader's	atexit(NULL);
+'printf': not available in kernel code: use printk\(\)	printf("%d", 1);
+'fopen': not available in kernel code	fopen("results.json", "w");
+'fork': not available in kernel code	fork();
+'system': not available in kernel code	system("sh");
+a function pointer	void (*p)(const char *, ...) = printk; (void)p;
+a function pointer	int (*p)(int) = 0; (void)p;
+a cast to a function pointer	((void (*)(void))0)();
+'strlen' may only be called	uintptr_t p = (uintptr_t)strlen; (void)p;
+a line continuation	_ex\@NL@it(0);
+_Pragma is a preprocessor line	_Pragma("GCC diagnostic ignored \"-Wall\"")
+typeof is not needed	typeof(1) x = 0; (void)x;
+only L, u, U and u8 may prefix	(void)R"(x)";
+a trigraph	??=define X
+'extern': extern declares	extern int puts(const char *);
+a compiler builtin	__builtin_trap();
+closes what the given code opened	} int z; void q(void) {
+leaves a bracket open	{
+a function declared inside a function	int helper(int x) { return x; }
+'system' is not declared|'system': not	int x = system; (void)x;
+'__x': names beginning with __	int __x = 0; (void)__x;
+'@' is not C	@
+EOF
+)
+allowed=$(cat <<'EOF'
+comments	/* #include <stdio.h> printf asm _exit */ // atexit(0); ??=
+strings	(void)"#define X printf(\"%s\", asm) ??= _exit \\"; (void)'"'; (void)u8"%:";
+local names	{ int local_name = 1, other[2] = { 0 }; local_name += other[0]; (void)local_name; }
+a loop's own name	for (int i = 0; i < 1; i++) { (void)i; }
+a label	goto out; out: ;
+stdatomic	atomic_int a = ATOMIC_VAR_INIT(0); atomic_fetch_add(&a, 1);
+a string function	(void)strlen("x");
+EOF
+)
+# put SHAPE CODE - the skeleton of SHAPE with CODE in place of its first TODO() (awk's ENVIRON: CODE as it is).
+put() {
+	code=$2 awk '!done && /TODO\("/ {
+		c = ENVIRON["code"]; gsub(/@NL@/, "\n", c); $0 = substr($0, 1, index($0, "TODO(") - 1) c; done = 1 } { print }' \
+		"$1" | grep -v '^[[:space:]]*@\(EXERCISE .*\|END\)$'
+}
+for n in $STAGES; do
+	incs=$(GATE_INCS=1 tests/grade/gate.sh "$GATE" "$n" "exercises/stage$n")
+	for rel in $(ex_files "$n"); do
+		shape=tests/grade/shapes/stage$n/$rel
+		k=0
+		while IFS=$'\t' read -r re code; do
+			k=$((k + 1)); f=$out/attack$n-${rel//\//_}-$k.c
+			put "$shape" "$code" >"$f"
+			# shellcheck disable=SC2086 # flags, word by word
+			"$GATE" $incs "$shape" "$f" >"$f.log" 2>&1
+			expect "stage $n $rel: refused: $code" 1 "\.c:[0-9]+: .*($re)" $? "$f.log"
+		done <<<"$attacks"
+		while IFS=$'\t' read -r what code; do
+			k=$((k + 1)); f=$out/allowed$n-${rel//\//_}-$k.c
+			put "$shape" "$code" >"$f"
+			# shellcheck disable=SC2086 # flags, word by word
+			"$GATE" $incs "$shape" "$f" >"$f.log" 2>&1
+			expect "stage $n $rel: allowed: $what" 0 "" $? "$f.log"
+		done <<<"$allowed"
+		# Given code changed: a line added after the exercises, one before, one edited.
+		for change in 'end:$a int sneaky;' 'start:1i #include <stdio.h>' 'edit:0,/^}/s/^}/} int sneaky2;/'; do
+			f=$out/outside$n-${rel//\//_}-${change%%:*}.c
+			sed "${change#*:}" "exercises/stage$n/$rel" >"$f"
+			# shellcheck disable=SC2086 # flags, word by word
+			"$GATE" $incs "$shape" "$f" >"$f.log" 2>&1
+			expect "stage $n $rel: a change outside the exercises (${change%%:*}) is refused" 1 \
+				"\.c:[0-9]+: .*(outside an exercise|is not there as handed out)" $? "$f.log"
+		done
+	done
+done
+
+# ---- a file-scope exercise (none in the course): a static helper only
+d=$out/filescope
+mkdir -p "$d"
+cat >"$d/shape.c" <<'EOF'
+#include <kernel.h>
+@EXERCISE helpers
+TODO("helpers", "write static helpers here, if you want some");
+@END
+int twice(int x)
+{
+	@EXERCISE twice
+	TODO("twice", "return 2x");
+	return 0;
+	@END
+}
+EOF
+fs() {	# fs NAME STATUS REGEX HELPERS
+	printf '#include <kernel.h>\n%s\nint twice(int x)\n{\n\treturn helper(x);\n}\n' "$4" >"$d/$1.c"
+	"$GATE" -Icode/kernel "$d/shape.c" "$d/$1.c" >"$d/$1.log" 2>&1
+	expect "file scope: $1" "$2" "$3" $? "$d/$1.log"
+}
+fs static-helper 0 "" 'static int helper(int x) { return 2 * x; }'
+fs static-helper-and-table 0 "" 'static const int k[2] = { 2, 2 }; static int helper(int x) { return k[0] * x; }'
+fs global-helper 1 "must be a static helper" 'int helper(int x) { return 2 * x; }'
+fs global-variable 1 "a variable at file scope must be static" 'int k = 2; static int helper(int x) { return k * x; }'
+fs prototype-only 1 "must be a static helper with its body" 'static int helper(int x);'
+fs redefined-exit 1 "'_exit': a test's process" 'static void _exit(int s) { (void)s; } static int helper(int x) { return x; }'
+fs constructor 1 "__attribute__ is the given code's" 'static void __attribute__((constructor)) c(void) { } static int helper(int x) { return x; }'
+
+# ---- the object half alone, on hand-made objects
+d=$out/objects
+mkdir -p "$d"
+tests/grade/objgate.sh --api "$d/api" $KERNEL_OBJ || bad "objgate.sh --api failed"
+echo f >"$d/globals"
+case $(uname -m) in aarch64|arm64) sys='svc #0' ;; *) sys=syscall ;; esac
+obj() {	# obj NAME STATUS REGEX C-CODE
+	printf '%s\n' "$4" >"$d/$1.c"
+	if ! $CC -c -g -O1 "$d/$1.c" -o "$d/$1.o" 2>"$d/$1.cc"; then bad "object $1: does not compile"; return; fi
+	tests/grade/objgate.sh "$d/api" "$d/globals" "$d/$1.c" "$d/$1.o" >"$d/$1.log" 2>&1
+	expect "object: $1" "$2" "$3" $? "$d/$1.log"
+}
+obj honest 0 "" 'void kfree(const void *p); static int h(int x) { return x + 1; } int f(void *p) { kfree(p); return h(1); }'
+obj syscall 1 "syscall.c:[0-9]+: the compiled code holds a system-call instruction" \
+	"void f(void) { __asm__ volatile(\"$sys\"); }"
+obj syscall-in-a-static 1 "system-call instruction" \
+	"static void g(void) { __asm__ volatile(\"nop\\n$sys\"); } void f(void) { g(); }"
+obj constructor 1 "a constructor \\(c\\)" 'void kfree(const void *); static void __attribute__((constructor)) c(void) { kfree(0); } void f(void) { }'
+obj destructor 1 "\\.fini_array section" 'void kfree(const void *); static void __attribute__((destructor)) c(void) { kfree(0); } void f(void) { }'
+obj redefined-exit 1 "defines the global symbol '_exit'" 'void _exit(int s) { for (;;) (void)s; } void f(void) { }'
+obj redefined-srunner 1 "defines the global symbol 'srunner_run_all'" 'void srunner_run_all(void *r, int m) { (void)r; (void)m; } void f(void) { }'
+obj libc-call 1 "uses 'puts'" 'int puts(const char *); void f(void) { puts("x"); }'
+obj atexit-call 1 "uses 'atexit'" 'int atexit(void (*)(void)); static void g(void) { } void f(void) { atexit(g); }'
+obj function-pointer-to-libc 1 "uses 'system'" 'int system(const char *); int (*f)(const char *) = system;'
+
+# ---- status 2: the gate itself cannot run
+tests/grade/gate.sh /nonexistent/gate 1 exercises/stage1 >"$out/internal.log" 2>&1
+expect "gate.sh without its tool: exit status 2" 2 "not built" $? "$out/internal.log"
+"$GATE" /nonexistent/shape.c exercises/stage1/kobject_ref.c >"$out/internal2.log" 2>&1
+expect "gate without its shape: exit status 2" 2 "cannot read" $? "$out/internal2.log"
+printf 'int x;\0\n' >"$out/nul.c"
+"$GATE" tests/grade/shapes/stage1/kobject_ref.c "$out/nul.c" >"$out/nul.log" 2>&1
+expect "a file with a NUL byte is refused" 1 "cannot read this file as text" $? "$out/nul.log"
+
+echo "check-gate: $pass passed, $fail failed"
+[ $fail = 0 ]
