@@ -195,12 +195,28 @@ obj syscall 1 "syscall.c:[0-9]+: the compiled code holds a system-call instructi
 obj syscall-in-a-static 1 "system-call instruction" \
 	"static void g(void) { __asm__ volatile(\"nop\\n$sys\"); } void f(void) { g(); }"
 obj constructor 1 "a constructor \\(c\\)" 'void kfree(const void *); static void __attribute__((constructor)) c(void) { kfree(0); } void f(void) { }'
-obj destructor 1 "\\.fini_array section" 'void kfree(const void *); static void __attribute__((destructor)) c(void) { kfree(0); } void f(void) { }'
+obj destructor 1 "a destructor \\(c\\)" 'void kfree(const void *); static void __attribute__((destructor)) c(void) { kfree(0); } void f(void) { }'
 obj redefined-exit 1 "defines the global symbol '_exit'" 'void _exit(int s) { for (;;) (void)s; } void f(void) { }'
 obj redefined-srunner 1 "defines the global symbol 'srunner_run_all'" 'void srunner_run_all(void *r, int m) { (void)r; (void)m; } void f(void) { }'
 obj libc-call 1 "uses 'puts'" 'int puts(const char *); void f(void) { puts("x"); }'
 obj atexit-call 1 "uses 'atexit'" 'int atexit(void (*)(void)); static void g(void) { } void f(void) { atexit(g); }'
 obj function-pointer-to-libc 1 "uses 'system'" 'int system(const char *); int (*f)(const char *) = system;'
+
+# A sanitizer's build (check-stageN SAN=...): its entry points and module constructor pass with SAN set, only then.
+if [ -n "${CFLAGS_2:-}" ]; then
+	# shellcheck disable=SC2086 # flags, word by word
+	if $CC $CFLAGS_2 -fsanitize=address,undefined -c solutions/stage2/sysfs_callback.c -o "$d/san.o" 2>"$d/san.cc"; then
+		GATE_INCS= "$GATE" $(GATE_INCS=1 tests/grade/gate.sh "$GATE" 2 solutions/stage2) --globals "$d/san.globals" \
+			tests/grade/shapes/stage2/sysfs_callback.c solutions/stage2/sysfs_callback.c >/dev/null
+		tests/grade/objgate.sh --api "$d/san.api" $KERNEL_OBJ "$BUILD"/stage2/obj/*.o
+		SAN=address+undefined tests/grade/objgate.sh "$d/san.api" "$d/san.globals" san.c "$d/san.o" >"$d/san.log" 2>&1
+		expect "object: a sanitizer's build passes with SAN" 0 "" $? "$d/san.log"
+		tests/grade/objgate.sh "$d/san.api" "$d/san.globals" san.c "$d/san.o" >"$d/nosan.log" 2>&1
+		expect "object: a sanitizer's build is refused without SAN" 1 "uses '__asan_init'.*|constructor \\(_sub_I_" $? "$d/nosan.log"
+	else
+		bad "object: the stage-2 reference does not compile with -fsanitize=address,undefined"
+	fi
+fi
 
 # ---- status 2: the gate itself cannot run
 tests/grade/gate.sh /nonexistent/gate 1 exercises/stage1 >"$out/internal.log" 2>&1

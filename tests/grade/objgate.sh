@@ -75,24 +75,30 @@ done < <(not_in "$globals" <<<"$def")
 # registers (code/kernel/delay.h; the function it makes is the macro's).
 symtab=$(objdump -t "$obj") || exit 2
 bad=$(awk '{ for (i = 1; i <= NF; i++) if ($i ~ /^\.(init_array|fini_array|preinit_array|ctors|dtors)/) print $i }' <<<"$sections" | sort -u)
+# With SAN, a sanitizer's own: GCC's _sub_I_/_sub_D_ functions, clang's asan.module_ctor and the like.
+ok_ctor='^__delay_reg_'
+[ -z "${SAN:-}" ] || ok_ctor='^(__delay_reg_|_sub_[ID]_[0-9]+_[0-9]+$|[a-z]+san\.module_[cd]tor)'
 for s in $bad; do
+	others=$(objdump -r -j "$s" "$obj" | awk '$2 ~ /^R_/ { print $3 }' | while read -r v; do
+		sec=${v%%+*} off=0 name=$v
+		[ "$sec" = "$v" ] || off=$((${v#*+}))
+		# A section and an offset: the function there (objdump -t: VALUE FLAGS... SECTION SIZE NAME).
+		while read -r val rest; do
+			set -- $rest
+			[ $# -ge 3 ] && [ "${*: -3:1}" = "$sec" ] && [ $((16#$val)) = "$off" ] &&
+				[[ " $rest " == *" F "* ]] && name=${*: -1}
+		done < <(grep -E '^[0-9a-f]+ ' <<<"$symtab")
+		echo "$name"
+	done | grep -vE "$ok_ctor")
+	# (a section with no entry the gate can name is refused too)
+	if [ -z "$others" ] && objdump -r -j "$s" "$obj" | grep -q 'R_'; then
+		continue
+	fi
 	case $s in
-	.init_array)
-		others=$(objdump -r -j .init_array "$obj" | awk '$2 ~ /^R_/ { print $3 }' | while read -r v; do
-			sec=${v%%+*} off=0 name=$v
-			[ "$sec" = "$v" ] || off=$((${v#*+}))
-			# A section and an offset: the function there (objdump -t: VALUE FLAGS... SECTION SIZE NAME).
-			while read -r val rest; do
-				set -- $rest
-				[ $# -ge 3 ] && [ "${*: -3:1}" = "$sec" ] && [ $((16#$val)) = "$off" ] &&
-					[[ " $rest " == *" F "* ]] && name=${*: -1}
-			done < <(grep -E '^[0-9a-f]+ ' <<<"$symtab")
-			echo "$name"
-		done | grep -v '^__delay_reg_')
-		[ -z "$others" ] && continue
-		say 0 "the compiled code has a constructor ($(echo $others)), run before the tests: remove it; an exercise runs only when called" ;;
+	.init_array*|.preinit_array*|.ctors*)
+		say 0 "the compiled code has a constructor (${others:-in $s}), run before the tests: remove it; an exercise runs only when called" ;;
 	*)
-		say 0 "the compiled code has a $s section (a constructor or destructor, run before or after the tests): remove it; an exercise runs only when called" ;;
+		say 0 "the compiled code has a destructor (${others:-in $s}), run after the tests: remove it; an exercise runs only when called" ;;
 	esac
 done
 
