@@ -1,7 +1,7 @@
 /*
  * gate.c - the submission gate's source half: may this exercise file be compiled?
  *
- *	gate [-I DIR]... [--globals OUT] SHAPE FILE
+ *	gate [-I DIR]... [--globals OUT] [--names] SHAPE FILE
  *
  * SHAPE is the handed-out file with each exercise's TODO() and stub
  * between a line "@EXERCISE name" and a line "@END" (tests/grade/shapes/,
@@ -26,7 +26,8 @@
  * file scope and those the stage's headers declare, one a line: the only
  * global symbols the compiled file may define (tests/grade/objgate.sh
  * holds it to that; a macro of the headers may define a name, as a
- * module's THIS_MODULE does).
+ * module's THIS_MODULE does).  --names lists the names a region may use
+ * instead of checking (for a review).
  * Exit status: 0 accepted, 1 refused, 2 the gate could not run.
  */
 #include <ctype.h>
@@ -781,7 +782,7 @@ int main(int argc, char **argv)
 	char *shape, *sub, *line, *p = NULL;
 	struct toks fixed[64] = { 0 }, all_fixed = { 0 }, st = { 0 };
 	struct region regions[64];
-	int nreg = 0, depth = 0, header_names, i;
+	int nreg = 0, depth = 0, header_names, list_names = 0, i;
 
 	for (i = 1; i < argc && argv[i][0] == '-'; i++) {
 		if (!strcmp(argv[i], "-I") && i + 1 < argc)
@@ -790,6 +791,8 @@ int main(int argc, char **argv)
 			inc_dirs[n_inc++] = argv[i] + 2;
 		else if (!strcmp(argv[i], "--globals") && i + 1 < argc)
 			globals_out = argv[++i];
+		else if (!strcmp(argv[i], "--names"))
+			list_names = 1;
 		else
 			fatal("unknown option '%s' (usage: gate [-I DIR]... [--globals OUT] SHAPE FILE)", argv[i]);
 		if (n_inc >= 64)
@@ -899,6 +902,11 @@ int main(int argc, char **argv)
 	for (i = 0; i < all_fixed.n; i++)
 		if (all_fixed.v[i].kind == T_IDENT && !all_fixed.v[i].dir)
 			set_add(&allowed, all_fixed.v[i].text);
+	if (list_names) {	/* for a review of what a region may name */
+		for (i = 0; i < allowed.n; i++)
+			printf("%s %s\n", i < header_names ? "header" : "given", allowed.v[i]);
+		return 0;
+	}
 	for (int r = 0; r < nreg; r++)
 		if (regions[r].end > regions[r].start)
 			check_region(&st, &regions[r]);
