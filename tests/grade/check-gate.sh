@@ -85,6 +85,12 @@ __attribute__ is the given code's	static void __attribute__((constructor)) ctor(
 a function pointer	void (*p)(const char *, ...) = printk; (void)p;
 a function pointer	int (*p)(int) = 0; (void)p;
 a cast to a function pointer	((void (*)(void))0)();
+a function pointer type|'work_func_t' is not declared	work_func_t w = 0; (void)w;
+a call through an expression	(*(void (**)(void))0)();
+a call through an expression	((int)0)();
+a call through the member 'release'	kobj->ktype->release(kobj);
+a call through an array element	int a[1]; ((void **)a)[0]();
+'release' holds a function pointer	kobj->ktype->release = 0;
 'strlen' may only be called	uintptr_t p = (uintptr_t)strlen; (void)p;
 a line continuation	_ex\@NL@it(0);
 _Pragma is a preprocessor line	_Pragma("GCC diagnostic ignored \"-Wall\"")
@@ -109,6 +115,7 @@ a loop's own name	for (int i = 0; i < 1; i++) { (void)i; }
 a label	goto out; out: ;
 stdatomic	atomic_int a = ATOMIC_VAR_INIT(0); atomic_fetch_add(&a, 1);
 a string function	(void)strlen("x");
+a cast before parentheses	(void)(uintptr_t)(1 + 1); (void)(char *)(0);
 EOF
 )
 # put SHAPE CODE - the skeleton of SHAPE with CODE in place of its first TODO() (awk's ENVIRON: CODE as it is).

@@ -378,6 +378,10 @@ static const char *banned_why(const char *name)
 	return NULL;
 }
 
+static struct set fnptr_types_early;
+/* Every name declared (*NAME): a function pointer a member, variable or parameter holds, which a region may not assign. */
+static struct set fnptr_names;
+
 /* The headers' macros, each with the names its body holds (what it may define where it is used). */
 static struct macro {
 	char *name;
@@ -472,6 +476,14 @@ static void declared_names(const struct toks *t, struct set *names)
 			}
 			continue;
 		}
+		/* typedef ... (*NAME)(...): a function pointer type, which a region may not declare. */
+		if (is(k, "(") && i + 3 < t->n && is(&t->v[i + 1], "*") && t->v[i + 2].kind == T_IDENT &&
+		    is(&t->v[i + 3], ")")) {
+			set_add(&fnptr_names, t->v[i + 2].text);
+			for (int j = i - 1; j >= 0 && !is(&t->v[j], ";") && !is(&t->v[j], "}"); j--)
+				if (is(&t->v[j], "typedef"))
+					set_add(&fnptr_types_early, t->v[i + 2].text);
+		}
 		if (k->kind == T_IDENT)
 			set_add(names, k->text);
 	}
@@ -550,6 +562,7 @@ static int brace_delta(const struct toks *t)
 /* ---------------------------------------------------------------- a region's C */
 
 static struct set allowed, locals;
+#define fnptr_types fnptr_types_early	/* the headers' typedefs of a function pointer (work_func_t) */
 
 static int type_word(const char *s)
 {
@@ -681,6 +694,39 @@ static int statement_start(const struct toks *t, int i, int start)
 	       (i >= start + 2 && is(&t->v[i - 1], "(") && is(&t->v[i - 2], "for"));
 }
 
+/*
+ * cast_before - whether the group that closes at t[close] is a cast (its
+ * tokens all type words, names, stars, struct/union/enum and qualifiers),
+ * so that "(T)(x)" converts x rather than calling through something.
+ */
+static int cast_before(const struct toks *t, int close, int start)
+{
+	int depth = 0, i;
+
+	for (i = close; i >= start; i--) {
+		if (is(&t->v[i], ")"))
+			depth++;
+		else if (is(&t->v[i], "(") && --depth == 0)
+			break;
+	}
+	if (i < start || i + 1 == close)
+		return 0;
+	/* (a call's result called again, f(x)(y), is a name before the group: not a cast) */
+	if (i > start && (t->v[i - 1].kind == T_IDENT && !in_list(keywords, t->v[i - 1].text)))
+		return 0;
+	for (int j = i + 1; j < close; j++) {
+		const struct tok *k = &t->v[j];
+
+		if (is(k, "*") || (k->kind == T_IDENT && (type_word(k->text) || qualifier(k->text) ||
+							  !strcmp(k->text, "struct") || !strcmp(k->text, "union") ||
+							  !strcmp(k->text, "enum") || set_has(&allowed, k->text) ||
+							  in_list(vocabulary, k->text))))
+			continue;
+		return 0;
+	}
+	return 1;
+}
+
 static void check_region(const struct toks *t, const struct region *r)
 {
 	int depth = 0;
@@ -707,6 +753,22 @@ static void check_region(const struct toks *t, const struct region *r)
 		}
 		if (k->kind == T_PUNCT && is(k, "(") && i + 2 < r->end && is(&t->v[i + 1], "*") && is(&t->v[i + 2], ")"))
 			refuse(k->line, "a cast to a function pointer: call the stage's functions by name");
+		if (k->kind == T_IDENT && set_has(&fnptr_names, k->text) && i + 1 < r->end && is(&t->v[i + 1], "="))
+			refuse(k->line, "'%s' holds a function pointer: an exercise calls functions, it does not store them", k->text);
+		if (k->kind == T_IDENT && set_has(&fnptr_types, k->text))
+			refuse(k->line, "'%s' is a function pointer type: call the stage's functions by name", k->text);
+		/* A call: what stands before its ( must be a name, not a member, an element or an expression. */
+		if (is(k, "(") && i > r->start) {
+			const struct tok *b = &t->v[i - 1];
+
+			if (b->kind == T_IDENT && i - 2 >= r->start && (is(&t->v[i - 2], "->") || is(&t->v[i - 2], ".")))
+				refuse(k->line, "a call through the member '%s', a function pointer: call the stage's functions by name",
+				       b->text);
+			else if (is(b, "]"))
+				refuse(k->line, "a call through an array element, a function pointer: call the stage's functions by name");
+			else if (is(b, ")") && !cast_before(t, i - 1, r->start))
+				refuse(k->line, "a call through an expression, a function pointer: call the stage's functions by name");
+		}
 		if (k->kind == T_IDENT && statement_start(t, i, r->start)) {
 			if (i + 1 < r->end && is(&t->v[i + 1], ":") && !set_has(&allowed, k->text))
 				set_add(&locals, k->text);	/* a label */
@@ -899,6 +961,10 @@ int main(int argc, char **argv)
 	/* What a region may name: the headers' declarations and the given code's names. */
 	scan_includes(&all_fixed, &allowed);
 	header_names = allowed.n;
+	for (i = 0; i + 3 < all_fixed.n; i++)	/* the given code's own (*name): parameters such as func */
+		if (is(&all_fixed.v[i], "(") && is(&all_fixed.v[i + 1], "*") && all_fixed.v[i + 2].kind == T_IDENT &&
+		    is(&all_fixed.v[i + 3], ")"))
+			set_add(&fnptr_names, all_fixed.v[i + 2].text);
 	for (i = 0; i < all_fixed.n; i++)
 		if (all_fixed.v[i].kind == T_IDENT && !all_fixed.v[i].dir)
 			set_add(&allowed, all_fixed.v[i].text);
