@@ -335,7 +335,7 @@ layout
 cp -r "$work/adversary-submission/." "$root/submission/"
 if read -r score max < <(gradescope gated); then
 	[ "$score" = 0 ] && grep -q "kobject_ref.c was refused, so its exercises score 0" "$root/results/results.json" &&
-		grep -q "kobject_ref.c:[0-9]*: the given code after exercise 'kobject_put'" "$root/results/results.json" &&
+		grep -q "kobject_ref.c:[0-9]*: a preprocessor line" "$root/results/results.json" &&
 		! grep -q "STOLEN\|FORGED" "$work/gs-gated.log" "$root/results/results.json" &&
 		ok "Gradescope, the submission gate refuses the adversary's file: 0 of $max, the refusal in the feedback" ||
 		bad "Gradescope, the adversary with the gate: $score of $max, or no refusal in the feedback"

@@ -84,16 +84,22 @@ static char *xstrndup(const char *s, size_t n)
 }
 
 /* refuse - one refusal of FILE at LINE (the gate goes on, to name them all). */
+#define MAX_REFUSALS 30	/* a file's first ones; the rest are counted */
+
 static void refuse(int line, const char *fmt, ...)
 {
+	static char last[1024];
+	char msg[1024];
 	va_list ap;
 
-	printf("%s:%d: ", file_name, line);
 	va_start(ap, fmt);
-	vprintf(fmt, ap);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	putchar('\n');
-	refused = 1;
+	if (refused && strcmp(msg, last) == 0)
+		return;	/* the same again (one line's rest, a loop's repeats): said once */
+	snprintf(last, sizeof(last), "%s", msg);
+	if (refused++ < MAX_REFUSALS)
+		printf("%s:%d: %s\n", file_name, line, msg);
 }
 
 static char *read_file(const char *path)
@@ -786,8 +792,8 @@ static void check_region(const struct toks *t, const struct region *r)
 		const struct tok *k = &t->v[i];
 		const char *why;
 
-		if (k->kind != T_IDENT)
-			continue;
+		if (k->kind != T_IDENT || k->dir)
+			continue;	/* (a preprocessor line's names: the line is refused already) */
 		if ((why = banned_why(k->text)) != NULL) {
 			refuse(k->line, "'%s': %s", k->text, why);
 			continue;
@@ -1010,5 +1016,7 @@ int main(int argc, char **argv)
 			fprintf(f, "%s\n", g.v[i]);
 		fclose(f);
 	}
+	if (refused > MAX_REFUSALS)
+		printf("%s: ... and %d more refusals\n", file_name, refused - MAX_REFUSALS);
 	return refused ? 1 : 0;
 }
