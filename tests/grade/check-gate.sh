@@ -203,6 +203,8 @@ obj syscall-in-a-static 1 "system-call instruction" \
 	"static void g(void) { __asm__ volatile(\"nop\\n$sys\"); } void f(void) { g(); }"
 obj constructor 1 "a constructor \\(c\\)" 'void kfree(const void *); static void __attribute__((constructor)) c(void) { kfree(0); } void f(void) { }'
 obj destructor 1 "a destructor \\(c\\)" 'void kfree(const void *); static void __attribute__((destructor)) c(void) { kfree(0); } void f(void) { }'
+obj init-section 1 "a \\.init section" 'void f(void) { } __attribute__((section(".init"))) void g(void) { }'
+obj nested-function 1 "executable stack" 'void kfree(const void *); static void run(void (*fn)(void)) { fn(); } void f(void) { int x = 0; void inner(void) { x++; kfree(0); } run(inner); }'
 obj redefined-exit 1 "defines the global symbol '_exit'" 'void _exit(int s) { for (;;) (void)s; } void f(void) { }'
 obj redefined-srunner 1 "defines the global symbol 'srunner_run_all'" 'void srunner_run_all(void *r, int m) { (void)r; (void)m; } void f(void) { }'
 obj libc-call 1 "uses 'puts'" 'int puts(const char *); void f(void) { puts("x"); }'

@@ -15,7 +15,8 @@
 #     file defines (tests/grade/gate.c --globals), so it cannot put its own
 #     exit(), _exit() or srunner_run_all() in place of the library's;
 #   - no section that runs code by itself (.init_array, .fini_array,
-#     .preinit_array, .ctors, .dtors: constructors and destructors);
+#     .preinit_array, .ctors, .dtors: constructors and destructors, but the
+#     given code's delay points; .init, .fini), no executable stack;
 #   - no system-call instruction (syscall, sysenter, int $0x80; svc on arm64).
 # The source gate (gate.c) refuses what leads to these; this half holds the
 # object to them whatever the source did.  Each refusal is one line,
@@ -75,6 +76,14 @@ done < <(not_in "$globals" <<<"$def")
 # registers (code/kernel/delay.h; the function it makes is the macro's).
 symtab=$(objdump -t "$obj") || exit 2
 bad=$(awk '{ for (i = 1; i <= NF; i++) if ($i ~ /^\.(init_array|fini_array|preinit_array|ctors|dtors)/) print $i }' <<<"$sections" | sort -u)
+# .init and .fini: code pasted into the program's own start and end.
+for s in $(awk '{ for (i = 1; i <= NF; i++) if ($i == ".init" || $i == ".fini") print $i }' <<<"$sections" | sort -u); do
+	say 0 "the compiled code has a $s section (code run at the program's start or end): remove it; an exercise runs only when called"
+done
+# An executable stack (GCC's nested functions ask for one): no code on the stack.
+if awk '$0 ~ /\.note\.GNU-stack/ && $0 ~ / [A-Z]*X[A-Z]* / { found = 1 } END { exit !found }' <<<"$sections"; then
+	say 0 "the compiled code asks for an executable stack (a function inside a function): write each function at file scope"
+fi
 # With SAN, a sanitizer's own: GCC's _sub_I_/_sub_D_ functions, clang's asan.module_ctor and the like.
 ok_ctor='^__delay_reg_'
 [ -z "${SAN:-}" ] || ok_ctor='^(__delay_reg_|_sub_[ID]_[0-9]+_[0-9]+$|[a-z]+san\.module_[cd]tor)'
