@@ -236,5 +236,9 @@ printf 'int x;\0\n' >"$out/nul.c"
 "$GATE" tests/grade/shapes/stage1/kobject_ref.c "$out/nul.c" >"$out/nul.log" 2>&1
 expect "a file with a NUL byte is refused" 1 "cannot read this file as text" $? "$out/nul.log"
 
+{ cat exercises/stage1/kobject_ref.c; head -c 300000 /dev/zero | tr '\0' ' '; } >"$out/big.c"
+"$GATE" tests/grade/shapes/stage1/kobject_ref.c "$out/big.c" >"$out/big.log" 2>&1
+expect "a file of 300 kB is refused" 1 "far more than an exercise file" $? "$out/big.log"
+
 echo "check-gate: $pass passed, $fail failed"
 [ $fail = 0 ]

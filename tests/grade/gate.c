@@ -84,6 +84,7 @@ static char *xstrndup(const char *s, size_t n)
 }
 
 /* refuse - one refusal of FILE at LINE (the gate goes on, to name them all). */
+#define MAX_SUBMISSION (256 * 1024)	/* bytes: a handed-out file is under 10 KiB */
 #define MAX_REFUSALS 30	/* a file's first ones; the rest are counted */
 
 static void refuse(int line, const char *fmt, ...)
@@ -875,6 +876,11 @@ int main(int argc, char **argv)
 	file_name = sub_path;
 	if (!(sub = read_file(sub_path))) {
 		refuse(1, "cannot read this file as text (a NUL byte, or not a file): submit the C source");
+		return 1;
+	}
+	if (strlen(sub) > MAX_SUBMISSION) {
+		refuse(1, "%zu bytes: far more than an exercise file (at most %d): submit the C source of the exercises",
+		       strlen(sub), MAX_SUBMISSION);
 		return 1;
 	}
 
