@@ -118,27 +118,39 @@ a string function	(void)strlen("x");
 a cast before parentheses	(void)(uintptr_t)(1 + 1); (void)(char *)(0);
 EOF
 )
-# put SHAPE CODE - the skeleton of SHAPE with CODE in place of its first TODO() (awk's ENVIRON: CODE as it is).
+# put SHAPE PREFIX LIST - for each line N of LIST (REGEX-or-WHAT<TAB>CODE), PREFIX-N.c: the
+# skeleton of SHAPE with CODE in place of its first TODO() (@NL@: a newline). One awk for all.
 put() {
-	code=$2 awk '!done && /TODO\("/ {
-		c = ENVIRON["code"]; gsub(/@NL@/, "\n", c); $0 = substr($0, 1, index($0, "TODO(") - 1) c; done = 1 } { print }' \
-		"$1" | grep -v '^[[:space:]]*@\(EXERCISE .*\|END\)$'
+	awk -v prefix="$2" -F'\t' '
+		FILENAME == ARGV[1] { if ($0 !~ /^[ \t]*@(EXERCISE .*|END)$/) skel[++n] = $0; next }
+		{
+			c = $0; sub(/^[^\t]*\t/, "", c); gsub(/@NL@/, "\n", c); f = prefix "-" FNR ".c"; done = 0
+			for (i = 1; i <= n; i++) {
+				l = skel[i]
+				if (!done && index(l, "TODO(\"")) { l = substr(l, 1, index(l, "TODO(") - 1) c; done = 1 }
+				print l > f
+			}
+			close(f)
+		}' "$1" "$3"
 }
 for n in $STAGES; do
 	incs=$(GATE_INCS=1 tests/grade/gate.sh "$GATE" "$n" "exercises/stage$n")
 	for rel in $(ex_files "$n"); do
 		shape=tests/grade/shapes/stage$n/$rel
+		printf '%s\n' "$attacks" >"$out/attacks.list"
+		printf '%s\n' "$allowed" >"$out/allowed.list"
+		put "$shape" "$out/attack$n-${rel//\//_}" "$out/attacks.list"
+		put "$shape" "$out/allowed$n-${rel//\//_}" "$out/allowed.list"
 		k=0
 		while IFS=$'\t' read -r re code; do
 			k=$((k + 1)); f=$out/attack$n-${rel//\//_}-$k.c
-			put "$shape" "$code" >"$f"
 			# shellcheck disable=SC2086 # flags, word by word
 			"$GATE" $incs "$shape" "$f" >"$f.log" 2>&1
 			expect "stage $n $rel: refused: $code" 1 "\.c:[0-9]+: .*($re)" $? "$f.log"
 		done <<<"$attacks"
+		k=0
 		while IFS=$'\t' read -r what code; do
 			k=$((k + 1)); f=$out/allowed$n-${rel//\//_}-$k.c
-			put "$shape" "$code" >"$f"
 			# shellcheck disable=SC2086 # flags, word by word
 			"$GATE" $incs "$shape" "$f" >"$f.log" 2>&1
 			expect "stage $n $rel: allowed: $what" 0 "" $? "$f.log"
