@@ -167,6 +167,12 @@ for n in $STAGES; do
 	done
 done
 
+# A C file of the student's own in the stage's directory: named, refused (check-stageN would link it).
+d=$out/extra
+mkdir -p "$d" && cp -r exercises/stage1/. "$d/" && echo 'int helper;' >"$d/helper.c"
+tests/grade/gate.sh "$GATE" 1 "$d" >"$d/gate.log" 2>&1
+expect "a C file of the student's own is refused" 1 "helper.c:1: not a handed-out file" $? "$d/gate.log"
+
 # ---- a file-scope exercise (none in the course): a static helper only
 d=$out/filescope
 mkdir -p "$d"
@@ -227,7 +233,8 @@ obj function-pointer-to-libc 1 "uses 'system'" 'int system(const char *); int (*
 if [ -n "${CFLAGS_2:-}" ]; then
 	# shellcheck disable=SC2086 # flags, word by word
 	if $CC $CFLAGS_2 -fsanitize=address,undefined -c solutions/stage2/sysfs_callback.c -o "$d/san.o" 2>"$d/san.cc"; then
-		GATE_INCS= "$GATE" $(GATE_INCS=1 tests/grade/gate.sh "$GATE" 2 solutions/stage2) --globals "$d/san.globals" \
+		# shellcheck disable=SC2046 # the -I flags, word by word
+		"$GATE" $(GATE_INCS=1 tests/grade/gate.sh "$GATE" 2 solutions/stage2) --globals "$d/san.globals" \
 			tests/grade/shapes/stage2/sysfs_callback.c solutions/stage2/sysfs_callback.c >/dev/null
 		tests/grade/objgate.sh --api "$d/san.api" $KERNEL_OBJ "$BUILD"/stage2/obj/*.o
 		SAN=address+undefined tests/grade/objgate.sh "$d/san.api" "$d/san.globals" san.c "$d/san.o" >"$d/san.log" 2>&1

@@ -208,7 +208,13 @@ for n in $stages; do
 	0) ;;
 	1)
 		while read -r _ rel; do
-			grep -v '^[[:space:]]*@\(EXERCISE .*\|END\)$' "$tree/tests/grade/shapes/stage$n/$rel" >"$tree/exercises/stage$n/$rel" || exit 2
+			shape=$tree/tests/grade/shapes/stage$n/$rel
+			if [ ! -f "$shape" ]; then	# a file of the student's own: not built
+				rm -f "$tree/exercises/stage$n/$rel"
+				echo "stage $n: exercises/stage$n/$rel is not a handed-out file: not used" >>"$note"
+				continue
+			fi
+			grep -v '^[[:space:]]*@\(EXERCISE .*\|END\)$' "$shape" >"$tree/exercises/stage$n/$rel" || exit 2
 			echo "stage $n: exercises/stage$n/$rel was refused, so its exercises score 0 (it was graded as handed out):" >>"$note"
 		done <"$sd/gate.refused"
 		sed 's|^'"$tree"'/||; s/^/  /' "$sd/gate.msg" >>"$note"
