@@ -115,6 +115,7 @@ a loop's own name	for (int i = 0; i < 1; i++) { (void)i; }
 a label	goto out; out: ;
 stdatomic	atomic_int a = ATOMIC_VAR_INIT(0); atomic_fetch_add(&a, 1);
 a string function	(void)strlen("x");
+C's own types	size_t n = 0; ssize_t m = 0; atomic_long a = 0; (void)n; (void)m; (void)a;
 a cast before parentheses	(void)(uintptr_t)(1 + 1); (void)(char *)(0);
 EOF
 )
@@ -166,6 +167,12 @@ for n in $STAGES; do
 		done
 	done
 done
+
+# An editor's byte order mark and CRLF line ends: the same tokens.
+{ printf '\xef\xbb\xbf'; sed 's/$/\r/' solutions/stage1/kobject_ref.c; } >"$out/bom.c"
+# shellcheck disable=SC2046 # the -I flags, word by word
+"$GATE" $(GATE_INCS=1 tests/grade/gate.sh "$GATE" 1 exercises/stage1) tests/grade/shapes/stage1/kobject_ref.c "$out/bom.c" >"$out/bom.log" 2>&1
+expect "a byte order mark and CRLF line ends are allowed" 0 "" $? "$out/bom.log"
 
 # A C file of the student's own in the stage's directory: named, refused (check-stageN would link it).
 d=$out/extra

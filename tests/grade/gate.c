@@ -615,8 +615,9 @@ static int declaration(const struct toks *t, int i, int end, int depth)
 		/* A name the stage gives as a type: a name, stars, a name, then = ; , [ ( or ). */
 		int k = j + 1;
 
-		if (j >= end || t->v[j].kind != T_IDENT || !set_has(&allowed, t->v[j].text) ||
-		    in_list(keywords, t->v[j].text))
+		if (j >= end || t->v[j].kind != T_IDENT || in_list(keywords, t->v[j].text) ||
+		    !(set_has(&allowed, t->v[j].text) || in_list(vocabulary, t->v[j].text) ||
+		      !strncmp(t->v[j].text, "atomic_", 7)))
 			return i;
 		while (k < end && is(&t->v[k], "*"))
 			k++;
@@ -933,7 +934,8 @@ int main(int argc, char **argv)
 		fatal("%s: the shape itself does not read as C", shape_path);
 
 	file_name = sub_path;
-	tokenize(sub, 1, &st, 1);
+	/* A UTF-8 byte order mark, which some editors write and the compiler skips. */
+	tokenize(strncmp(sub, "\xEF\xBB\xBF", 3) ? sub : sub + 3, 1, &st, 1);
 
 	/* The given code must be there, in order, around the regions. */
 	{
