@@ -23,10 +23,10 @@
  *
  * Each refusal is one line, "FILE:LINE: rule: what to do instead", on
  * standard output.  --globals OUT writes the names the given code names at
- * file scope and those the stage's headers declare, one a line: the only
+ * file scope, with the names in the bodies of the headers' macros it uses
+ * there (MODULE_INFO defines __this_module_info), one a line: the only
  * global symbols the compiled file may define (tests/grade/objgate.sh
- * holds it to that; a macro of the headers may define a name, as a
- * module's THIS_MODULE does).  --names lists the names a region may use
+ * holds it to that).  --names lists the names a region may use
  * instead of checking (for a review).
  * Exit status: 0 accepted, 1 refused, 2 the gate could not run.
  */
@@ -996,8 +996,6 @@ int main(int argc, char **argv)
 		struct set g = { 0 };
 		int d = 0;
 
-		for (i = 0; i < header_names; i++)
-			set_add(&g, allowed.v[i]);
 
 		if (!f)
 			fatal("%s: cannot write it", globals_out);
