@@ -14,8 +14,10 @@
 # course's is; a shape made here) takes a static helper and refuses
 # anything else.  The object half alone refuses hand-made objects with what
 # the source half would have stopped: a system call, a constructor, a
-# destructor, a redefined _exit, a C library call.  An internal error is
-# exit status 2.  One line per check, "ok ..." or "FAIL ...", then
+# destructor, a redefined _exit, a C library call.  make grade
+# (tests/grade/grade.sh, stage 1) grades a file the source half refuses as
+# handed out and scores a stage whose object is refused 0, saying why.  An
+# internal error is exit status 2.  One line per check, "ok ..." or "FAIL ...", then
 # "check-gate: P passed, F failed".
 set -u
 out=$1
@@ -251,6 +253,36 @@ if [ -n "${CFLAGS_2:-}" ]; then
 	else
 		bad "object: the stage-2 reference does not compile with -fsanitize=address,undefined"
 	fi
+fi
+
+# ---- make grade's two paths (tests/grade/grade.sh, stage 1): a file the
+# source half refuses is graded as handed out, the refusal in the note; code
+# the source half lets through but whose object calls outside the stage (C's
+# complex multiplication, a libgcc function) scores the stage 0, said why.
+if [ -n "${GATE_GRADE:-1}" ]; then
+	g=$out/grade
+	mkdir -p "$g/src-sub" "$g/obj-sub"
+	cp solutions/stage1/modules/mouse.c "$g/src-sub/"
+	cp solutions/stage1/modules/mouse.c "$g/obj-sub/"
+	sed 's|^\tkref_get(&kobj->kref);$|\tkref_get(\&kobj->kref); printf("hi");|' solutions/stage1/kobject_ref.c >"$g/src-sub/kobject_ref.c"
+	sed 's|^\tkref_get(&kobj->kref);$|\tvolatile double _Complex z = 2; z *= z; kref_get(\&kobj->kref);|' \
+		solutions/stage1/kobject_ref.c >"$g/obj-sub/kobject_ref.c"
+	for kind in src obj; do
+		# (a user of its own: where steps get no pid namespace, a grading beside this one,
+		# check-grade's, ends every process of its user)
+		env -u MAKEFLAGS -u MAKELEVEL -u MFLAGS GRADE_UID=61035 \
+			tests/grade/grade.sh --stages 1 --submission "$g/$kind-sub" \
+			--out "$g/$kind-out" >"$g/$kind.log" 2>&1
+		echo $? >"$g/$kind.rc"
+	done
+	grep -q "kobject_ref.c was refused, so its exercises score 0" "$g/src-out/submission.txt" &&
+		grep -q "kobject_ref.c:[0-9]*: 'printf': not available in kernel code: use printk()" "$g/src-out/submission.txt" &&
+		grep -q "grade stage1: 0 of 40 points" "$g/src.log"
+	expect "make grade: a refused source is graded as handed out, the refusal in the note" 0 "" $? /dev/null
+	grep -q "stage 1's compiled code was refused" "$g/obj-out/submission.txt" &&
+		grep -q "kobject_ref.c:[0-9]*: the compiled code uses '__muldc3'" "$g/obj-out/submission.txt" &&
+		grep -q "grade stage1: 0 of 40 points" "$g/obj.log"
+	expect "make grade: a refused object scores its stage 0, the refusal in the note" 0 "" $? /dev/null
 fi
 
 # ---- status 2: the gate itself cannot run
