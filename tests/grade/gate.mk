@@ -10,17 +10,21 @@ $(GATE): tests/grade/gate.c
 grade-prebuild: $(GATE)
 
 # gate_stage(N, half) - check-stageN's gate on the student's exercises/stageN:
-# half "source" before the build, "objects" after it.  What the grader
-# would refuse is printed first; the tests run all the same, so a student
-# working alone can try anything.
-gate_stage = $(Q)$(MAKE) --no-print-directory -s $(GATE) >/dev/null 2>&1; \
+# half "source" before the build, "objects" after it (said only when the
+# source half refused nothing: the same mistake is not named twice).  What
+# the grader would refuse is printed first; the tests run all the same, so
+# a student working alone can try anything.
+gate_out = $(BUILD)/student/stage$(1)/gate-$(2).out
+gate_stage = $(Q)$(if $(filter source,$(2)),$(MAKE) --no-print-directory -s $(GATE) >/dev/null 2>&1;) \
+	$(if $(filter objects,$(2)),[ ! -s $(call gate_out,$(1),source) ] &&) \
 	GATE_ONLY=$(2) SAN="$(SAN)" tests/grade/gate.sh $(GATE) $(1) exercises/stage$(1) \
-	  $(if $(filter objects,$(2)),$(BUILD)/student/stage$(1) $(KERNEL_OBJ)) >$(BUILD)/student/stage$(1)/gate.out 2>&1; \
+	  $(if $(filter objects,$(2)),$(BUILD)/student/stage$(1) $(KERNEL_OBJ)) >$(call gate_out,$(1),$(2)) 2>&1; \
 	case $$? in \
 	0) ;; \
-	1) echo "check-stage$(1): the grader refuses this code (make grade scores the refused file's exercises 0):"; \
-	   sed 's/^/  /' $(BUILD)/student/stage$(1)/gate.out; echo "  (the tests run all the same)" ;; \
-	*) echo "check-stage$(1): the submission gate could not run:"; sed 's/^/  /' $(BUILD)/student/stage$(1)/gate.out ;; \
+	1) [ -s $(call gate_out,$(1),$(2)) ] || exit 0; \
+	   echo "check-stage$(1): the grader refuses this code (make grade scores the refused file's exercises 0):"; \
+	   sed 's/^/  /' $(call gate_out,$(1),$(2)); echo "  (the tests run all the same)" ;; \
+	*) echo "check-stage$(1): the submission gate could not run:"; sed 's/^/  /' $(call gate_out,$(1),$(2)) ;; \
 	esac
 
 # check-gate - the gate passes every reference, correct variant and

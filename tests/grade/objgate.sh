@@ -45,9 +45,11 @@ code=$(objdump -d -l -r --no-show-raw-insn "$obj") || exit 2
 status=0
 
 # line_of SYMBOL - the source line of OBJ's first use of SYMBOL (its debug line table), or 0.
+# (objdump -l's "PATH:LINE" lines; a header's, code inlined from it, keep the file's own last line)
+base=${src##*/}
 line_of() {
-	awk -v sym="$1" '
-		/^\/.*:[0-9]+/ || /^[^ \t]+\.[ch]:[0-9]+/ { split($1, a, ":"); line = a[2] + 0 }
+	awk -v sym="$1" -v base="$base" '
+		/^[^ \t]+\.[ch]:[0-9]+/ { n = split($1, a, ":"); p = a[1]; sub(/.*\//, "", p); if (p == base) line = a[n] + 0 }
 		/R_[A-Z0-9_]+[ \t]/ { s = $NF; sub(/[-+]0x[0-9a-f]+$/, "", s); if (s == sym) { print line; exit } }
 		END { }' <<<"$code" | grep . || echo 0
 }
@@ -112,8 +114,8 @@ for s in $bad; do
 done
 
 # A system call, whatever the source looked like: the simulated kernel is the only kernel an exercise talks to.
-awk '
-	/^\/.*:[0-9]+/ || /^[^ \t]+\.[ch]:[0-9]+/ { split($1, a, ":"); line = a[2] + 0 }
+awk -v base="$base" '
+	/^[^ \t]+\.[ch]:[0-9]+/ { n = split($1, a, ":"); p = a[1]; sub(/.*\//, "", p); if (p == base) line = a[n] + 0 }
 	/^[ \t]+[0-9a-f]+:/ {
 		insn = $0; sub(/^[ \t]+[0-9a-f]+:[ \t]+/, "", insn)
 		if (insn ~ /^(syscall|sysenter|sysexit|sysret)([ \t]|$)/ || insn ~ /^int[ \t]+\$0x80/ || insn ~ /^svc[ \t]/ ||
