@@ -385,7 +385,8 @@ static const char *banned_why(const char *name)
 	return NULL;
 }
 
-static struct set fnptr_types_early;
+/* The headers' typedefs of a function pointer (work_func_t), which a region may not use. */
+static struct set fnptr_types;
 /* Every name declared (*NAME): a function pointer a member, variable or parameter holds, which a region may not assign. */
 static struct set fnptr_names;
 
@@ -430,10 +431,10 @@ static int is(const struct tok *t, const char *s)
 }
 
 /*
- * declared_names - the names given code declares: every identifier outside
- * function bodies, macro bodies and __attribute__((...)), and each macro's
- * name.  Into names.  With depth0 set, only file scope: the globals a file
- * may define.
+ * declared_names - the names a header declares: every identifier outside
+ * function bodies, initializers, macro bodies and __attribute__((...)), and
+ * each macro's name, into names; each macro's body into macros[]; each
+ * (*NAME) into fnptr_names, and into fnptr_types if a typedef's.
  */
 static void declared_names(const struct toks *t, struct set *names)
 {
@@ -489,7 +490,7 @@ static void declared_names(const struct toks *t, struct set *names)
 			set_add(&fnptr_names, t->v[i + 2].text);
 			for (int j = i - 1; j >= 0 && !is(&t->v[j], ";") && !is(&t->v[j], "}"); j--)
 				if (is(&t->v[j], "typedef"))
-					set_add(&fnptr_types_early, t->v[i + 2].text);
+					set_add(&fnptr_types, t->v[i + 2].text);
 		}
 		if (k->kind == T_IDENT)
 			set_add(names, k->text);
@@ -502,9 +503,9 @@ static char *inc_dirs[64];
 static int n_inc;
 static struct set seen_headers;
 
-/* scan_header - the names a project header (and those it includes) declares; a C library header is not read. */
 static void scan_includes(const struct toks *t, struct set *names);
 
+/* scan_header - the names a project header (and those it includes) declares; a C library header is not read. */
 static void scan_header(const char *name, struct set *names)
 {
 	for (int d = 0; d < n_inc; d++) {
@@ -569,7 +570,6 @@ static int brace_delta(const struct toks *t)
 /* ---------------------------------------------------------------- a region's C */
 
 static struct set allowed, locals;
-#define fnptr_types fnptr_types_early	/* the headers' typedefs of a function pointer (work_func_t) */
 
 static int type_word(const char *s)
 {
@@ -588,7 +588,8 @@ static int qualifier(const char *s)
 /*
  * declaration - at a statement's start i in a region (of the given depth),
  * if it is a declaration, record its names in locals and refuse what may
- * not be declared.  Returns where the scan goes on.
+ * not be declared.  Returns where the declaration ends (the caller reads
+ * every token anyway).
  */
 static int declaration(const struct toks *t, int i, int end, int depth)
 {
@@ -780,11 +781,8 @@ static void check_region(const struct toks *t, const struct region *r)
 		if (k->kind == T_IDENT && statement_start(t, i, r->start)) {
 			if (i + 1 < r->end && is(&t->v[i + 1], ":") && !set_has(&allowed, k->text))
 				set_add(&locals, k->text);	/* a label */
-			else {
-				int next = declaration(t, i, r->end, r->depth + depth);
-
-				(void)next;
-			}
+			else
+				(void)declaration(t, i, r->end, r->depth + depth);
 		}
 	}
 	if (depth != 0)
