@@ -67,6 +67,28 @@ for n in $STAGES; do
 	done
 done
 
+# A student's build with CFLAGS=-O0 (make check-stageN CFLAGS=-O0, to debug): the header's
+# inline functions are not inlined then, and their calls (glibc's atoi) must pass too.
+for n in $STAGES; do
+	for rel in $(ex_files "$n"); do
+		v=$out/O0-$n-${rel//\//_}
+		mkdir -p "$v/obj/modules"
+		case $rel in modules/*) o=$v/obj/modules/$(basename "$rel" .c).o mod="-fPIC -DKSIM_MODULE" ;;
+		*) o=$v/obj/$(basename "$rel" .c).o mod= ;; esac
+		cflags=CFLAGS_$n
+		# shellcheck disable=SC2086 # flags, word by word
+		if ! $CC ${!cflags} $mod -O0 -c "solutions/stage$n/$rel" -o "$o" 2>"$v/cc.log"; then
+			bad "stage $n: $rel does not build at -O0"; continue
+		fi
+		# shellcheck disable=SC2046 # the -I flags, word by word
+		"$GATE" $(GATE_INCS=1 tests/grade/gate.sh "$GATE" "$n" "solutions/stage$n") --globals "$v/globals" \
+			"tests/grade/shapes/stage$n/$rel" "solutions/stage$n/$rel" >/dev/null
+		[ -f "$out/api$n" ] || tests/grade/objgate.sh --api "$out/api$n" $KERNEL_OBJ "$BUILD/stage$n"/obj/*.o
+		tests/grade/objgate.sh "$out/api$n" "$v/globals" "$rel" "$o" >"$v/gate.log" 2>&1
+		expect "stage $n: the reference's $rel built at -O0 passes" 0 "" $? "$v/gate.log"
+	done
+done
+
 # ---- attacks, each in place of a file's first TODO(): REGEX<TAB>CODE (@NL@: a newline)
 attacks=$(cat <<'EOF'
 preprocessor line	#include <stdio.h>
