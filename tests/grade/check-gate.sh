@@ -15,9 +15,9 @@
 # anything else.  The object half alone refuses hand-made objects with what
 # the source half would have stopped: a system call, a constructor, a
 # destructor, a redefined _exit, a C library call.  make grade
-# (tests/grade/grade.sh, stage 1) grades a file the source half refuses as
-# handed out and scores a stage whose object is refused 0, saying why.  An
-# internal error is exit status 2.  One line per check, "ok ..." or "FAIL ...", then
+# (tests/grade/grade.sh, stage 1) scores a stage whose object is refused 0,
+# saying why (check-grade shows a file the source half refuses graded as
+# handed out).  An internal error is exit status 2.  One line per check, "ok ..." or "FAIL ...", then
 # "check-gate: P passed, F failed".
 set -u
 out=$1
@@ -38,6 +38,8 @@ expect() {
 		ok "$1"
 	fi
 }
+# cpu PART - the CPU time this check has taken so far (its children's), after PART.
+cpu() { times >"$out/times"; echo "  ($1; CPU so far, user and system: $(tail -n 1 "$out/times"))"; }
 # ex_files N - the exercise files of stage N, relative to its directory.
 ex_files() { (cd "tests/grade/shapes/stage$1" && find . -name '*.c' | sed 's|^\./||' | sort); }
 
@@ -67,6 +69,7 @@ for n in $STAGES; do
 	done
 done
 
+cpu "1. references, skeletons, variants"
 # A student's build with CFLAGS=-O0 (make check-stageN CFLAGS=-O0, to debug): the header's
 # inline functions are not inlined then, and their calls (glibc's atoi) must pass too.
 for n in $STAGES; do
@@ -89,6 +92,7 @@ for n in $STAGES; do
 	done
 done
 
+cpu "2. the references at -O0"
 # ---- attacks, each in place of a file's first TODO(): REGEX<TAB>CODE (@NL@: a newline)
 attacks=$(cat <<'EOF'
 preprocessor line	#include <stdio.h>
@@ -192,6 +196,7 @@ for n in $STAGES; do
 	done
 done
 
+cpu "3. attacks and allowed code at every exercise file"
 # An editor's byte order mark and CRLF line ends: the same tokens.
 { printf '\xef\xbb\xbf'; sed 's/$/\r/' solutions/stage1/kobject_ref.c; } >"$out/bom.c"
 # shellcheck disable=SC2046 # the -I flags, word by word
@@ -233,6 +238,7 @@ fs prototype-only 1 "must be a static helper with its body" 'static int helper(i
 fs redefined-exit 1 "'_exit': a test's process" 'static void _exit(int s) { (void)s; } static int helper(int x) { return x; }'
 fs constructor 1 "__attribute__ is the given code's" 'static void __attribute__((constructor)) c(void) { } static int helper(int x) { return x; }'
 
+cpu "4. file scope"
 # ---- the object half alone, on hand-made objects
 d=$out/objects
 mkdir -p "$d"
@@ -277,36 +283,28 @@ if [ -n "${CFLAGS_2:-}" ]; then
 	fi
 fi
 
-# ---- make grade's two paths (tests/grade/grade.sh, stage 1): a file the
-# source half refuses is graded as handed out, the refusal in the note; code
-# the source half lets through but whose object calls outside the stage (C's
-# complex multiplication, a libgcc function) scores the stage 0, said why.
+cpu "5. hand-made objects"
+# ---- make grade's object path (tests/grade/grade.sh, stage 1): code the
+# source half lets through but whose object calls outside the stage (C's
+# complex multiplication, libgcc's __muldc3) scores the stage 0, said why.
+# (The source path, a file graded as handed out, is check-grade's gated adversary.)
 if [ -n "${GATE_GRADE:-1}" ]; then
 	g=$out/grade
-	mkdir -p "$g/src-sub" "$g/obj-sub"
-	cp solutions/stage1/modules/mouse.c "$g/src-sub/"
+	mkdir -p "$g/obj-sub"
 	cp solutions/stage1/modules/mouse.c "$g/obj-sub/"
-	sed 's|^\tkref_get(&kobj->kref);$|\tkref_get(\&kobj->kref); printf("hi");|' solutions/stage1/kobject_ref.c >"$g/src-sub/kobject_ref.c"
 	sed 's|^\tkref_get(&kobj->kref);$|\tvolatile double _Complex z = 2; z *= z; kref_get(\&kobj->kref);|' \
 		solutions/stage1/kobject_ref.c >"$g/obj-sub/kobject_ref.c"
-	for kind in src obj; do
-		# (a user of its own: where steps get no pid namespace, a grading beside this one,
-		# check-grade's, ends every process of its user)
-		env -u MAKEFLAGS -u MAKELEVEL -u MFLAGS GRADE_UID=61035 \
-			tests/grade/grade.sh --stages 1 --submission "$g/$kind-sub" \
-			--out "$g/$kind-out" >"$g/$kind.log" 2>&1
-		echo $? >"$g/$kind.rc"
-	done
-	grep -q "kobject_ref.c was refused, so its exercises score 0" "$g/src-out/submission.txt" &&
-		grep -q "kobject_ref.c:[0-9]*: 'printf': not available in kernel code: use printk()" "$g/src-out/submission.txt" &&
-		grep -q "grade stage1: 0 of 40 points" "$g/src.log"
-	expect "make grade: a refused source is graded as handed out, the refusal in the note" 0 "" $? /dev/null
+	# (a user of its own: where steps get no pid namespace, a grading beside this one,
+	# check-grade's, ends every process of its user)
+	env -u MAKEFLAGS -u MAKELEVEL -u MFLAGS GRADE_UID=61035 \
+		tests/grade/grade.sh --stages 1 --submission "$g/obj-sub" --out "$g/obj-out" >"$g/obj.log" 2>&1
 	grep -q "stage 1's compiled code was refused" "$g/obj-out/submission.txt" &&
 		grep -q "kobject_ref.c:[0-9]*: the compiled code uses '__muldc3'" "$g/obj-out/submission.txt" &&
 		grep -q "grade stage1: 0 of 40 points" "$g/obj.log"
 	expect "make grade: a refused object scores its stage 0, the refusal in the note" 0 "" $? /dev/null
 fi
 
+cpu "6. make grade"
 # ---- status 2: the gate itself cannot run
 tests/grade/gate.sh /nonexistent/gate 1 exercises/stage1 >"$out/internal.log" 2>&1
 expect "gate.sh without its tool: exit status 2" 2 "not built" $? "$out/internal.log"
