@@ -6,10 +6,11 @@
 # compiled tests/grade/gate.c; EXDIR the stage's exercise files
 # (exercises/stageN, or a grading copy's); each is held to its shape,
 # tests/grade/shapes/stageN/ (gate.c says how), with the headers of the
-# stage's build: the -I directories of its layers, highest first
-# (code/stageK, then solutions/stageK or, for STAGE itself, EXDIR; the chain
-# of code/tools/stage-chain.sh, as the Makefile's stage_layers; check-gate
-# shows the references pass with them), then code/kernel.
+# stage's build, in the compiler's order: code/kernel (KSIM_CFLAGS), then
+# the -I directories of its layers, highest first (solutions/stageK, or
+# EXDIR for STAGE itself, then code/stageK; the chain of
+# code/tools/stage-chain.sh, as the Makefile's stage_layers; check-gate
+# shows the references pass with them).
 #
 # With BUILD (the stage's build directory, its obj/) and the kernel's
 # objects, each exercise file's object (BUILD/obj/NAME.o, or
@@ -37,7 +38,7 @@ for k in $chain; do
 	if [ "$k" = "$n" ]; then own=$ex; else own=solutions/stage$k; fi
 	incs=("-I$own" "-Icode/stage$k" "${incs[@]}")
 done
-incs+=(-Icode/kernel)
+incs=(-Icode/kernel "${incs[@]}")
 # GATE_INCS=1: print those flags and stop (check-gate calls the tool itself, many times).
 [ -z "${GATE_INCS:-}" ] || { echo "${incs[@]}"; exit 0; }
 tmp=$(mktemp -d) || exit 2
