@@ -133,6 +133,8 @@ a function declared inside a function	int helper(int x) { return x; }
 'system' is not declared|'system': not	int x = system; (void)x;
 '__x': names beginning with __	int __x = 0; (void)__x;
 '@' is not C	@
+a computed goto	void *p = 0; goto *p;
+a label's address	void *p = &&here; here: (void)p;
 EOF
 )
 allowed=$(cat <<'EOF'
@@ -141,6 +143,7 @@ strings	(void)"#define X printf(\"%s\", asm) ??= _exit \\"; (void)'"'; (void)u8"
 local names	{ int local_name = 1, other[2] = { 0 }; local_name += other[0]; (void)local_name; }
 a loop's own name	for (int i = 0; i < 1; i++) { (void)i; }
 a label	goto out; out: ;
+a logical and, a condition	int a = 1, b = 0; if (a && b && (a) && !b) (void)(a); while (a && 0) (void)b;
 stdatomic	atomic_int a = ATOMIC_VAR_INIT(0); atomic_fetch_add(&a, 1);
 a string function	(void)strlen("x");
 C's own types	size_t n = 0; ssize_t m = 0; atomic_long a = 0; (void)n; (void)m; (void)a;

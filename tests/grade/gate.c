@@ -706,7 +706,8 @@ static int statement_start(const struct toks *t, int i, int start)
 /*
  * cast_before - whether the group that closes at t[close] is a cast (its
  * tokens all type words, names, stars, struct/union/enum and qualifiers),
- * so that "(T)(x)" converts x rather than calling through something.
+ * so that "(T)(x)" converts x rather than calling through something; or a
+ * statement's condition, as in "if (c) (void)x;".
  */
 static int cast_before(const struct toks *t, int close, int start)
 {
@@ -720,6 +721,10 @@ static int cast_before(const struct toks *t, int close, int start)
 	}
 	if (i < start || i + 1 == close)
 		return 0;
+	/* if (...) (void)x; and the like: a statement's condition, then an expression */
+	if (i > start && (is(&t->v[i - 1], "if") || is(&t->v[i - 1], "while") || is(&t->v[i - 1], "for") ||
+			  is(&t->v[i - 1], "switch")))
+		return 1;
 	/* (a call's result called again, f(x)(y), is a name before the group: not a cast) */
 	if (i > start && (t->v[i - 1].kind == T_IDENT && !in_list(keywords, t->v[i - 1].text)))
 		return 0;
@@ -764,6 +769,13 @@ static void check_region(const struct toks *t, const struct region *r)
 			refuse(k->line, "a cast to a function pointer: call the stage's functions by name");
 		if (k->kind == T_IDENT && set_has(&fnptr_names, k->text) && i + 1 < r->end && is(&t->v[i + 1], "="))
 			refuse(k->line, "'%s' holds a function pointer: an exercise calls functions, it does not store them", k->text);
+		/* GNU C's computed goto jumps to any address: no goto *, no &&label. */
+		if (is(k, "goto") && i + 1 < r->end && is(&t->v[i + 1], "*"))
+			refuse(k->line, "a computed goto (goto *): jump to a label by its name");
+		if (is(k, "&&") && i + 1 < r->end && t->v[i + 1].kind == T_IDENT &&
+		    (i == r->start || (t->v[i - 1].kind == T_PUNCT && !is(&t->v[i - 1], ")") && !is(&t->v[i - 1], "]")) ||
+		     is(&t->v[i - 1], "return")))
+			refuse(k->line, "a label's address (&&label): jump to a label by its name");
 		if (k->kind == T_IDENT && set_has(&fnptr_types, k->text))
 			refuse(k->line, "'%s' is a function pointer type: call the stage's functions by name", k->text);
 		/* A call: what stands before its ( must be a name, not a member, an element or an expression. */
