@@ -143,7 +143,7 @@ strings	(void)"#define X printf(\"%s\", asm) ??= _exit \\"; (void)'"'; (void)u8"
 local names	{ int local_name = 1, other[2] = { 0 }; local_name += other[0]; (void)local_name; }
 a loop's own name	for (int i = 0; i < 1; i++) { (void)i; }
 a label	goto out; out: ;
-a logical and, a condition	int a = 1, b = 0; if (a && b && (a) && !b) (void)(a); while (a && 0) (void)b;
+a logical and, a condition	int a = 1, b = 0; if (a && b && (a) && !b) (void)(a); while (a && 0) (void)b; if (a++ && b-- && 1) (void)0;
 stdatomic	atomic_int a = ATOMIC_VAR_INIT(0); atomic_fetch_add(&a, 1);
 a string function	(void)strlen("x");
 C's own types	size_t n = 0; ssize_t m = 0; atomic_long a = 0; (void)n; (void)m; (void)a;

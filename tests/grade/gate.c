@@ -773,7 +773,8 @@ static void check_region(const struct toks *t, const struct region *r)
 		if (is(k, "goto") && i + 1 < r->end && is(&t->v[i + 1], "*"))
 			refuse(k->line, "a computed goto (goto *): jump to a label by its name");
 		if (is(k, "&&") && i + 1 < r->end && t->v[i + 1].kind == T_IDENT &&
-		    (i == r->start || (t->v[i - 1].kind == T_PUNCT && !is(&t->v[i - 1], ")") && !is(&t->v[i - 1], "]")) ||
+		    (i == r->start || (t->v[i - 1].kind == T_PUNCT && !is(&t->v[i - 1], ")") && !is(&t->v[i - 1], "]") &&
+					 !is(&t->v[i - 1], "++") && !is(&t->v[i - 1], "--")) ||
 		     is(&t->v[i - 1], "return")))
 			refuse(k->line, "a label's address (&&label): jump to a label by its name");
 		if (k->kind == T_IDENT && set_has(&fnptr_types, k->text))
