@@ -55,7 +55,7 @@ for n in $STAGES; do
 		src=$(sed -n 's/^--- //p' "$p" | head -n 1) rel=${src#solutions/stage$n/}
 		mkdir -p "$v/ex" "$v/build/obj/modules"
 		cp -r "solutions/stage$n/." "$v/ex/"
-		ln -s "$(pwd)/$BUILD/stage$n/obj/"*.o "$v/build/obj/"
+		cp "$BUILD/stage$n/obj/"*.o "$v/build/obj/"
 		rm -f "$v/build/obj/$(basename "$rel" .c).o"
 		cflags=CFLAGS_$n
 		case $rel in modules/*) o=$v/build/obj/modules/$(basename "$rel" .c).o mod="-fPIC -DKSIM_MODULE" ;;
@@ -211,6 +211,13 @@ d=$out/extra
 mkdir -p "$d" && cp -r exercises/stage1/. "$d/" && echo 'int helper;' >"$d/helper.c"
 tests/grade/gate.sh "$GATE" 1 "$d" >"$d/gate.log" 2>&1
 expect "a C file of the student's own is refused" 1 "helper.c:1: not a handed-out file" $? "$d/gate.log"
+
+# An exercise's object that is a symbolic link (make grade reads objects as root): refused.
+d=$out/objlink
+mkdir -p "$d/obj/modules" && cp "$BUILD/stage1/obj/"*.o "$d/obj/" && cp "$BUILD/stage1/obj/modules/"*.o "$d/obj/modules/"
+ln -sf "$(pwd)/$BUILD/stage1/obj/device.o" "$d/obj/kobject_ref.o"
+tests/grade/gate.sh "$GATE" 1 solutions/stage1 "$d" $KERNEL_OBJ >"$d/gate.log" 2>&1
+expect "an exercise's object that is a symbolic link is refused" 1 "kobject_ref.o is a symbolic link" $? "$d/gate.log"
 
 # ---- a file-scope exercise (none in the course): a static helper only
 d=$out/filescope
