@@ -170,7 +170,11 @@ stage_chain = $(STAGE_CHAIN_$(1))
 # stage_layers(N, own) - the directories, lowest first; own is the directory
 # tree (solutions or exercises) used for stage N itself.
 stage_layers = $(foreach k,$(call stage_chain,$(1)),code/stage$(k) \
-	$(if $(filter $(k),$(1)),$(2),solutions)/stage$(k))
+	$(if $(filter $(k),$(1)),$(2),$(call base_tree,$(k)))/stage$(k))
+# base_tree(K) - where a base stage K's exercise files come from: the
+# reference, or in a course's handout, which has no solutions/ (make
+# handout), the student's own exercises/stageK: stage 4 builds on your stage 1.
+base_tree = $(if $(wildcard solutions/stage$(1)),solutions,exercises)
 overlay = $(strip $(foreach f,$(sort $(notdir $(foreach l,$(call stage_layers,$(1),$(2)),$(wildcard $(l)/$(3)*.c)))),\
 	$(lastword $(foreach l,$(call stage_layers,$(1),$(2)),$(wildcard $(l)/$(3)$(f))))))
 overlay_hdr = $(foreach l,$(call stage_layers,$(1),$(2)),$(wildcard $(l)/*.h))
@@ -363,7 +367,7 @@ SAN_ENV := ASAN_OPTIONS=detect_leaks=0:abort_on_error=0:exitcode=3 \
 KSIM_SCHED ?= nonpreemptive
 KSIM_SCHED_ARGS = $(if $(KSIM_SCHED),--sched $(KSIM_SCHED))
 # RUN_STAGE_TESTS(N, dir, variant) - the recipe that grades one build of stage N.
-RUN_STAGE_TESTS = $(Q)KSIM="$(RUN_PREFIX) $(2)/ksim $(KSIM_SCHED_ARGS)" KSIM_DIR=$(2) $(SAN_ENV) T2D=$(BUILD)/tools/trace2dot \
+RUN_STAGE_TESTS = $(Q)KSIM="$(RUN_PREFIX) $(2)/ksim $(KSIM_SCHED_ARGS)" KSIM_DIR=$(2) KSIM_SAN=$(SAN) $(SAN_ENV) T2D=$(BUILD)/tools/trace2dot \
 	  tests/lib/runtests.sh "check-stage$(1)$(if $(filter solutions,$(3)), SOLUTIONS=1)$(if $(SAN), SAN=$(SAN))" \
 	  $(if $(filter exercises,$(3)),--exercises exercises/stage$(1) $(if $(filter 1,$(V)),--full) --warnings "$(S$(1)_exercises_WARNINGS)") \
 	  $(if $(SAN_SKIP_TABLES),,$(addprefix --scenarios ,$(wildcard tests/stage$(1)/scenarios.tsv))) \

@@ -50,16 +50,16 @@ bench:
 	@echo "bench: measures the plain build; run it without SAN=" >&2; exit 2
 endif
 
-# check-bench: a coarse guard, in make check, that the costs chapter's two
-# main claims still hold: stage 4's get+put costs a small multiple of the
-# bare atomic pair, and two threads on different nodes share nothing.  The
-# bars themselves (1.5x each) are make bench's, on an idle machine; here the
-# limits are loose enough for a machine busy with make check's other parts
-# (a busy machine only hides contention, never adds it to the ratios) and
-# tight enough for what once went unseen: lockdep's graph lock on every
-# get made them 3.0x and 4.7x to 14x.
-HELP += "check-bench      stage 4's get+put within 2.2x a bare atomic pair, different nodes within 3x one thread (coarse)"
-CHECK_TARGETS += check-bench
+# check-bench: a coarse guard of the costs chapter's two main claims:
+# stage 4's get+put costs a small multiple of the bare atomic pair, and two
+# threads on different nodes share nothing.  The bars themselves (1.5x
+# each) are make bench's, on an idle machine; these limits once caught
+# lockdep's graph lock taken on every get (3.0x, and 4.7x to 14x).  It is a
+# time, so it is not part of make check: the ratio follows the machine's
+# atomic cost and its load (2 runs of 3 above 2.2x on a CPU whose atomic
+# pair costs 4 ns, beside nothing else).  What make check holds instead is
+# counted, not timed: test_lockdep's lockdep_off_never_takes_the_graph_lock.
+HELP += "check-bench      a timing, outside make check: stage 4's get+put within 2.2x a bare atomic pair, different nodes within 3x one thread"
 .PHONY: check-bench
 ifeq ($(SAN),)
 check-bench: $(BUILD)/.deps-ok $(BENCH_DIR)/bench-stage4

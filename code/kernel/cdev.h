@@ -27,7 +27,31 @@
  * the device the cdev's kobject parent, which a stage can do by hand); the
  * table of numbers is a list, not kobj_map; a file is opened by number
  * (chrdev_open()), since there is no filesystem of device nodes; nothing
- * here reserves numbers (register_chrdev_region()).
+ * here reserves numbers (register_chrdev_region()).  Three follow from
+ * opening by number:
+ *
+ *	cdev_del() stops	the kernel's chrdev_open() looks first at
+ *	every open here		the inode's i_cdev, which the node's first
+ *				open cached and which only the cdev's
+ *				release (cdev_purge()) or the inode's
+ *				eviction (cd_forget()) clear: while a file
+ *				still holds the cdev, a new open of that
+ *				node reaches the driver's open() after
+ *				cdev_del().  Here every open looks the
+ *				number up, so none does.
+ *	one module pin		the kernel pins two modules per open file,
+ *				the cdev's owner (cdev_get()) and the
+ *				f_op's (fops_get()), and __fput() drops
+ *				both.  Here the open pins the cdev's owner
+ *				and fput() drops the f_op's: cdev_init()
+ *				makes them the same module.
+ *	the owner from f_op	the kernel's cdev_put() reads p->owner
+ *				from the cdev at the last fput(), memory
+ *				that a driver which embedded the cdev in
+ *				devm_ memory has freed; fput() here reads
+ *				it from the file's f_op, and the put of
+ *				the cdev's kref is the close's only look
+ *				at the cdev.
  */
 struct cdev {
 	struct kref kref;		/* the cdev_add()'s reference, and one per open file */

@@ -30,12 +30,16 @@ static inline void kref_init(struct kref *kref)
 
 /*
  * kref_read - the count at this instant, for reports and tests: another
- * task may change it the moment it is read.  Not a schedule point (a trace
- * line reads it): the write a decision takes from it is one.
+ * task may change it the moment it is read.  A schedule point, as every
+ * atomic_t read is: code that decides on what it read (decrement, then
+ * "did that reach zero?" read apart) has a window between the two that
+ * the controlled scheduler must be able to open, or a put that releases
+ * twice passes every schedule.  A trace line's read is not one: trace_event()
+ * evaluates its arguments with preemption off (trace.h).
  */
 static inline int kref_read(const struct kref *kref)
 {
-	return atomic_load_explicit(&kref->refcount.counter, memory_order_relaxed);
+	return atomic_read(&kref->refcount);
 }
 
 /*

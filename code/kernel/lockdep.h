@@ -143,6 +143,9 @@ void lockdep_task_start(void);
 int lockdep_reports(void);
 /* lockdep_print_held_locks - "N locks held by comm/pid:" and each, for the current task. */
 void lockdep_print_held_locks(void);
+/* lockdep_graph_lock_taken - how often the graph lock every task shares was taken (tests). */
+unsigned long lockdep_graph_lock_taken(void);
+
 /* lockdep_depth - how many locks the current task holds (tests). */
 int lockdep_depth(void);
 

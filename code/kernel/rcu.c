@@ -38,6 +38,13 @@ static bool rcu_older(unsigned long c, unsigned long gp)
  * need not wait for it.  The value that ends our wait (0, or a newer
  * count) was stored with release after the old section's last access, so
  * those accesses are visible to us when we return.
+ *
+ * And the next grace period: a reader loads the count and stores it in
+ * two steps, so it may store a count read before our increment after we
+ * looked at its slot (the straggler that broke the first simulated SRCU,
+ * srcu.h).  This grace period need not wait for it.  Every later one
+ * does: a stamp only grows older, never current again as an SRCU index
+ * does, so rcu_older() holds for it against every later count.
  */
 void synchronize_rcu(void)
 {

@@ -26,14 +26,31 @@
  * for ever, and synchronize_srcu() with it: the hang of a struct that
  * keeps one index for every thread that reads through it.
  *
- * Differences from the kernel: the kernel's counters are per CPU, summed
- * without a lock, with memory barriers between the sum and the flip, and
- * its grace period (srcu_advance_state() in kernel/rcu/srcutree.c) waits
- * twice: for the index readers are not using, then, after the flip, for
- * the one they were.  Ours are two atomic_t, sequentially consistent like
- * every atomic_t here (atomic.h): a reader has either counted itself
- * before the updater looks (and is waited for) or it loads the index, and
- * anything the updater published, after the flip; so one wait suffices.
+ * Why it waits twice.  A reader loads the index, then raises the counter:
+ * two steps, and a flip may fall between them.  Such a straggler counts in
+ * the index that has just gone idle, after the updater looked at it.  The
+ * grace period under way need not wait for it, but the next flip makes
+ * that index current again, and a synchronize_srcu() that only drained
+ * the old index after its flip would return with the straggler inside
+ * (test_srcu's straggler harnesses: two updaters, or one that calls twice).
+ * So, as the kernel's Tree SRCU does (srcu_advance_state() in
+ * kernel/rcu/srcutree.c, SRCU_STATE_SCAN1 then SRCU_STATE_SCAN2),
+ * synchronize_srcu() first waits for the idle index to drain, then flips,
+ * then waits for the old one.  What that guarantees: a reader inside when
+ * synchronize_srcu() is called has counted itself in one of the two
+ * counters, the updater sees each counter at zero after the call began,
+ * and a counter holding that reader cannot be zero until it leaves; so
+ * the reader has left when synchronize_srcu() returns.  The first wait
+ * cannot starve: new readers count in the current index, and only
+ * stragglers of an earlier flip, a bounded few, count in the idle one.
+ *
+ * Differences from the kernel: the kernel's counters are per CPU, a lock
+ * count and an unlock count per index, summed without a lock, with
+ * memory barriers between the sums and the flip; a scan that finds
+ * readers gives up and is retried later from a workqueue.  Ours are two
+ * atomic_t, sequentially consistent like every atomic_t here (atomic.h),
+ * so no barrier is needed, and a scan sleeps on a wait queue until the
+ * last reader of its index wakes it.
  * There is no call_srcu(), and no expedited or polled grace period.
  *
  * lockdep sees a read-side section as a recursive read acquisition of the

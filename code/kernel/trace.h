@@ -4,6 +4,7 @@
 
 #include <stdatomic.h>
 #include "kernel.h"
+#include "scheduler.h"
 
 /* [trace-format] */
 /*
@@ -75,13 +76,23 @@ bool trace_enabled(void);
  * branch, and its arguments (trace_by(), say) are not even evaluated.
  * An out-of-line call with varargs would cost ten times that on every
  * get and put (chapter "What each design costs").
+ *
+ * Its arguments are evaluated with preemption off: a kref_read() or an
+ * atomic_read() that only feeds the line is a schedule point elsewhere,
+ * and here it must not be, or a traced run would have more schedule
+ * points than the same run untraced, and a schedule found untraced would
+ * replay as another run with its trace on.  No switch is lost: such a
+ * read decides nothing, it only reports.
  */
 extern atomic_bool trace_active;
 void __trace_event(const char *event, const char *object, const char *fmt, ...) __printf(3, 4);
 #ifndef KSIM_TRACE_COMPILED_OUT
 #define trace_event(event, object, ...) do {						\
-	if (__builtin_expect(atomic_load_explicit(&trace_active, memory_order_relaxed), 0))	\
+	if (__builtin_expect(atomic_load_explicit(&trace_active, memory_order_relaxed), 0)) {	\
+		preempt_disable();							\
 		__trace_event(event, object, __VA_ARGS__);				\
+		preempt_enable();							\
+	}										\
 } while (0)
 #else
 /* For `make bench` only: the events gone, their arguments still type-checked. */

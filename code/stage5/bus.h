@@ -20,7 +20,23 @@
  *
  * Differences from the kernel: one bus, no matching tables (a prefix of
  * the device's name), no deferred probe, no device_lock(): plug and unplug
- * of one name are the scenario's, one at a time.
+ * of one name are the scenario's, one at a time.  The kernel's remove()
+ * runs under device_lock() (device_release_driver_internal()), so a file
+ * operation that takes that lock while remove() waits for it deadlocks;
+ * no stage 5 driver takes it, and nothing here would show it.  Two
+ * orders differ too, neither visible to stage 5's drivers, which have no
+ * attributes of their own:
+ *
+ *	driver attributes	the kernel removes the driver's attribute
+ *				groups (drv->dev_groups) in device_remove(),
+ *				before it calls remove(), so a driver's
+ *				sysfs files are drained before its remove()
+ *				runs
+ *	hot unplug		the kernel's device_del() removes the
+ *				device's attributes (device_remove_attrs())
+ *				before it unbinds the driver
+ *				(bus_remove_device()); bus_unbind() here
+ *				unbinds first, then unregisters
  */
 struct device_driver {
 	const char *name;

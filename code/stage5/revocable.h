@@ -40,6 +40,31 @@
  * task's try_access overwrite another's index, and synchronize_srcu() in
  * revoke then waits for ever.
  *
+ * Three rules the calls below cannot check:
+ *
+ *	the last put sleeps	whoever drops the last reference (a put, a
+ *				deinit, the revoke) frees the provider and
+ *				its SRCU domain: the kernel's
+ *				cleanup_srcu_struct() flushes the domain's
+ *				work, so that caller must be allowed to
+ *				sleep (no spinlock, no interrupt handler)
+ *	a sleeping access	an access may sleep, and revoke waits for
+ *	holds the revoke	it: one that waits for an event (a read
+ *				waiting for input) keeps remove() in
+ *				synchronize_srcu() until something wakes
+ *				it, so a driver wakes its sleepers before
+ *				it revokes
+ *	no device_lock()	the kernel's remove() runs under the
+ *	inside an access	device's device_lock()
+ *				(device_release_driver_internal()); an
+ *				access that takes that lock waits for the
+ *				remove() that waits for the access
+ *
+ * What an access costs: the handle's reference is an atomic increment and
+ * decrement of the provider's kref, one cache line that every task using
+ * the provider writes, on top of the SRCU read-side section and of the
+ * file's own reference.
+ *
  * Differences from the kernel: revocable was merged into the driver
  * core's next tree for Linux 7.0 (commit 62eb557580eb), never into a
  * release, and reverted there.  The calls here keep its names and the shape its fix for
@@ -79,8 +104,9 @@ struct revocable_provider *revocable_provider_alloc(void *res);
  * may free the resource.  The provider's memory lives on while consumers
  * or handles hold references to it.
  *
- * Context: sleeps (waits for accesses in progress); never inside an
- * access of @rp, which would wait for itself.  Return: nothing.
+ * Context: sleeps (waits for accesses in progress, and frees the provider
+ * if its reference was the last); never inside an access of @rp, which
+ * would wait for itself.  Return: nothing.
  */
 void revocable_provider_revoke(struct revocable_provider *rp);
 
@@ -100,7 +126,8 @@ struct revocable_provider *revocable_provider_get(struct revocable_provider *rp)
  * revocable_provider_put - drop a reference revocable_provider_get() took.
  * @rp: the provider; the last reference frees it
  *
- * Context: any task, never sleeps.  Return: nothing.
+ * Context: may sleep: the last put frees the provider's SRCU domain
+ * (cleanup_srcu_struct()).  Return: nothing.
  */
 void revocable_provider_put(struct revocable_provider *rp);
 
@@ -119,7 +146,10 @@ void revocable_init(struct revocable_provider *rp, struct revocable *rev);
  * revocable_deinit - the handle is done: drop its reference.
  * @rev: a handle with no access in progress
  *
- * Context: any task, never sleeps.  Return: nothing.
+ * The handle's reference may be the provider's last (the provider revoked,
+ * the file closed meanwhile), and then this frees it.
+ *
+ * Context: may sleep, as revocable_provider_put().  Return: nothing.
  */
 void revocable_deinit(struct revocable *rev);
 

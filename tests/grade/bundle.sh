@@ -4,8 +4,12 @@
 # The course's tracked files only, as this checkout has them (git stash
 # create: HEAD plus the uncommitted changes to tracked files, without
 # touching the checkout; git archive writes it), with the solutions of the
-# stages STAGE builds on and no others, and no mistakes' patches of the
-# others (their context lines are solution text).  setup.sh (PACKAGES filled in) and
+# stages STAGE builds on and no others, and nothing else that quotes an
+# answer, since the submission runs beside the bundle's files: no mistakes'
+# or variants' patches (their context lines are solution text), no
+# mutants, no grader's tests (check-grade.sh edits a reference file).
+# Grading needs none of them; tests/grade/answers.py checks the zip
+# (make check-answers).  setup.sh (PACKAGES filled in) and
 # run_autograder go at the root, where Gradescope looks, and the file
 # GRADE_STAGE says which stage run_autograder grades.  Exit status 0, or 2.
 set -eu
@@ -19,7 +23,10 @@ rm -rf "$dir" "$zip" && mkdir -p "$dir"
 # (code/tools/stage-chain.sh): stage 3's bundle holds stage 1's, not stage 2's.
 bases=" $(code/tools/stage-chain.sh "$n") " || exit 2
 bases="${bases% "$n" } "
-excl=()
+excl=(":(exclude)tests/mutants" ":(exclude)tests/grade/check-grade.sh")
+for d in tests/stage*/; do
+	excl+=(":(exclude)${d}variants" ":(exclude)${d}variants.tsv")
+done
 for d in solutions/stage* tests/stage*/mistakes; do
 	k=${d#*stage}; k=${k%%/*}
 	[ "${bases#* "$k" }" != "$bases" ] || excl+=(":(exclude)$d")

@@ -302,11 +302,9 @@ if [ -n "${GATE_GRADE:-1}" ]; then
 	g=$out/grade
 	mkdir -p "$g/obj-sub"
 	cp solutions/stage1/modules/mouse.c "$g/obj-sub/"
-	sed 's|^\tkref_get(&kobj->kref);$|\tvolatile double _Complex z = 2; z *= z; kref_get(\&kobj->kref);|' \
+	sed 's|/\* BEGIN EXERCISE kobject_get \*/|&\n\tvolatile double _Complex z = 2; z *= z;|' \
 		solutions/stage1/kobject_ref.c >"$g/obj-sub/kobject_ref.c"
-	# (a user of its own: where steps get no pid namespace, a grading beside this one,
-	# check-grade's, ends every process of its user)
-	env -u MAKEFLAGS -u MAKELEVEL -u MFLAGS GRADE_UID=61035 \
+	env -u MAKEFLAGS -u MAKELEVEL -u MFLAGS \
 		tests/grade/grade.sh --stages 1 --submission "$g/obj-sub" --out "$g/obj-out" >"$g/obj.log" 2>&1
 	grep -q "stage 1's compiled code was refused" "$g/obj-out/submission.txt" &&
 		grep -q "kobject_ref.c:[0-9]*: the compiled code uses '__muldc3'" "$g/obj-out/submission.txt" &&

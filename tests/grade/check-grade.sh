@@ -31,6 +31,15 @@
 #  4b. Two gradings at once as one user (root, pid namespaces): one step's
 #     end and --reap leave the other's step running, and a process a step
 #     left behind (setsid) ends with it.
+#  4c. The sandbox's limits, with namespaces and without
+#     (GRADE_SANDBOX_NONS=1): a hostile stage-1 submission (fork bomb, sleep
+#     forever, disk fill, two 50 MB floods, a connection and a DNS query to a
+#     listener on 127.0.0.1, leftover files, shared memory, SysV objects and
+#     a daemon) scores 0, each limit holds and the feedback says which
+#     stopped it; a spinning step is stopped at its CPU-seconds; the network
+#     namespace alone keeps a step off the listener; symbolic links (a
+#     folder, with make grade SUBMISSION=DIR; a file and a folder on
+#     Gradescope) are refused.
 #  5. The Classroom workflow (python3's yaml) and its grading step: the
 #     log names each failed exercise and one total, equal to Gradescope's;
 #     a grading run that fails records 0 of the stages' points.
@@ -340,6 +349,328 @@ if read -r score max < <(gradescope gated); then
 		ok "Gradescope, the submission gate refuses the adversary's file: 0 of $max, the refusal in the feedback" ||
 		bad "Gradescope, the adversary with the gate: $score of $max, or no refusal in the feedback"
 else bad "Gradescope, the adversary with the gate: no valid results.json"; fi
+
+# ---- 4c. the sandbox's limits, in both of its modes: with namespaces, and
+# without (GRADE_SANDBOX_NONS=1, as in a container without CAP_SYS_ADMIN).
+# One hostile submission, the stage-1 skeleton plus C that calls libc
+# itself, each suite doing part of it (its constructor runs in every suite
+# and ksim): test_stage1 leaves files in every world-writable directory,
+# POSIX and SysV shared memory, a semaphore, a message queue and a daemon,
+# connects to a port a listener here holds on 127.0.0.1 and sends a DNS
+# query to it, and floods one test's output (50 MB); test_explore fills
+# the disk, forks a fork bomb and sleeps forever; test_file_io floods its
+# own output (50 MB).  What each attack saw, it appends to a report file
+# outside the sandbox's reach of the grading (REPORT).  It runs as a user of
+# its own (a make check elsewhere on the machine grades as 61000), with a
+# short step limit (GRADE_STEP_S=4: the sleep) and a small disk (48 MB).
+sbuid=$((61300 + $$ % 500))
+# A world-writable directory besides the usual ones, where a system keeps such (/var/crash on Ubuntu).
+ww=/var/lib/lifetime-ww-$$
+mkdir -p "$ww" && chmod 1777 "$ww"
+cat >"$work/listen.py" <<'EOF'
+import select, socket, sys, time
+t = socket.socket(); t.bind(("127.0.0.1", 0)); t.listen(8)
+port = t.getsockname()[1]
+u = socket.socket(socket.AF_INET, socket.SOCK_DGRAM); u.bind(("127.0.0.1", port))
+log = open(sys.argv[1], "w", buffering=1)
+print(port, file=open(sys.argv[2], "w"))
+end = time.time() + 600
+while time.time() < end:
+    r, _, _ = select.select([t, u], [], [], 1)
+    if t in r:
+        c, a = t.accept(); log.write("TCP connection from %s\n" % (a,)); c.close()
+    if u in r:
+        d, a = u.recvfrom(4096); log.write("UDP datagram of %d bytes from %s\n" % (len(d), a))
+EOF
+$py "$work/listen.py" "$work/listen.log" "$work/listen.port" &
+listener=$!
+for _ in $(seq 50); do [ -s "$work/listen.port" ] && break; sleep 0.1; done
+port=$(cat "$work/listen.port" 2>/dev/null)
+# hostile MAXFILES - the stage-1 skeleton's kobject_ref.c and the attacks (MAXFILES: the disk fill's files of 16 MB at most).
+hostile() {
+	echo 'void hx_test_flood(void);'
+	cat exercises/stage1/kobject_ref.c
+	cat <<EOF
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ipc.h>
+#include <sys/mman.h>
+#include <sys/msg.h>
+#include <sys/sem.h>
+#include <sys/shm.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+extern char *program_invocation_short_name;
+static char hx_buf[1 << 20];
+
+static void hx_note(const char *fmt, ...)
+{
+	va_list ap;
+	int fd = open("$root/report/hx.log", O_WRONLY | O_APPEND | O_CREAT, 0666);
+
+	if (fd < 0)
+		return;
+	dprintf(fd, "%s: ", program_invocation_short_name);
+	va_start(ap, fmt);
+	vdprintf(fd, fmt, ap);
+	va_end(ap);
+	dprintf(fd, "\n");
+	close(fd);
+}
+
+static int hx_is(const char *name)
+{
+	return strcmp(program_invocation_short_name, name) == 0;
+}
+
+static void hx_leftovers(void)
+{
+	const char *files[] = { "/tmp/hx-left", "/var/tmp/hx-left", "/dev/shm/hx-left", "/run/lock/hx-left", "$ww/hx-left" };
+	unsigned i;
+	int fd, made = 0;
+	pid_t pid;
+
+	for (i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+		fd = open(files[i], O_WRONLY | O_CREAT, 0644);
+		if (fd >= 0) {
+			made++;
+			close(fd);
+		}
+	}
+	fd = shm_open("/hx-posix", O_RDWR | O_CREAT, 0600);
+	hx_note("left: %d files, posix shm %s, sysv shm %d, sem %d, msg %d", made, fd >= 0 ? "made" : strerror(errno),
+		shmget(0x68780001, 4096, IPC_CREAT | 0600), semget(0x68780002, 1, IPC_CREAT | 0600),
+		msgget(0x68780003, IPC_CREAT | 0600));
+	pid = fork();
+	if (pid == 0) {
+		setsid();
+		if (fork() == 0) {
+			close(0);
+			close(1);
+			close(2);
+			for (;;)
+				pause();
+		}
+		_exit(0);
+	}
+	waitpid(pid, NULL, 0);
+	hx_note("left: a daemon");
+}
+
+static void hx_net(void)
+{
+	unsigned char query[] = { 0x12, 0x34, 1, 0, 0, 1, 0, 0, 0, 0, 0, 0,
+				  7, 'e', 'x', 'a', 'm', 'p', 'l', 'e', 3, 'c', 'o', 'm', 0, 0, 1, 0, 1 };
+	struct sockaddr_in a = { .sin_family = AF_INET, .sin_port = htons($port) };
+	int s, r;
+
+	inet_pton(AF_INET, "127.0.0.1", &a.sin_addr);
+	s = socket(AF_INET, SOCK_STREAM, 0);
+	r = s < 0 ? -1 : connect(s, (struct sockaddr *)&a, sizeof(a));
+	hx_note("net: tcp: %s", r == 0 ? "CONNECTED" : strerror(errno));
+	s = socket(AF_INET, SOCK_DGRAM, 0);
+	r = s < 0 ? -1 : (int)sendto(s, query, sizeof(query), 0, (struct sockaddr *)&a, sizeof(a));
+	hx_note("net: dns: %s", r > 0 ? "QUERY SENT" : strerror(errno));
+}
+
+static void hx_fill(void)
+{
+	char path[4096];
+	const char *dir = getenv("KTEST_OUTPUT_DIR");
+	long mb = 0, total = 0;
+	int fd, i, err = 0;
+
+	signal(SIGXFSZ, SIG_IGN);
+	memset(hx_buf, 'D', sizeof(hx_buf));
+	fd = open("/tmp/hx-fill", O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	while (fd >= 0 && mb < 200 && write(fd, hx_buf, sizeof(hx_buf)) == (ssize_t)sizeof(hx_buf))
+		mb++;
+	hx_note("fill: /tmp: %ld MB, then %s", mb, strerror(errno));
+	for (i = 0; dir && i < $1 && err != ENOSPC; i++) {
+		snprintf(path, sizeof(path), "%s/hx-fill.%d", dir, i);
+		fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+		for (mb = 0; fd >= 0 && mb < 20 && write(fd, hx_buf, sizeof(hx_buf)) == (ssize_t)sizeof(hx_buf); mb++)
+			;
+		err = errno;
+		total += mb;
+		close(fd);
+	}
+	hx_note("fill: output: %ld MB in %d files, then %s", total, i, strerror(err));
+}
+
+static void hx_bomb(void)
+{
+	int n = 0, e = 0, first = 1;
+	pid_t pid;
+
+	/* Every process forks until the kernel refuses, then waits forever. */
+	for (;;) {
+		pid = fork();
+		if (pid < 0) {
+			e = errno;
+			break;
+		}
+		if (pid == 0)
+			n = 0, first = 0;
+		else if (++n > 100000)
+			break;
+	}
+	if (first)
+		hx_note("bomb: %d forks, then %s", n, e ? strerror(e) : "no refusal");
+	for (;;)
+		pause();
+}
+
+/* One flood, of 50 MB, on standard output (SIGPIPE and SIGXFSZ ignored: write until refused). */
+static void hx_flood(void)
+{
+	long mb;
+
+	signal(SIGPIPE, SIG_IGN);
+	signal(SIGXFSZ, SIG_IGN);
+	memset(hx_buf, 'F', sizeof(hx_buf));
+	for (mb = 0; mb < 50 && write(1, hx_buf, sizeof(hx_buf)) == (ssize_t)sizeof(hx_buf); mb++)
+		;
+	hx_note("flood: %ld MB, then %s", mb, mb < 50 ? strerror(errno) : "nothing");
+}
+
+__attribute__((constructor)) static void hx_attack(void)
+{
+	if (hx_is("test_stage1")) {
+		hx_leftovers();
+		hx_net();
+	} else if (hx_is("test_explore")) {
+		hx_fill();
+		hx_bomb();
+	} else if (hx_is("test_file_io")) {
+		hx_flood();
+	}
+}
+
+/* The first test of test_stage1 that takes a reference floods its own output. */
+void hx_test_flood(void)
+{
+	char path[4096];
+	const char *dir = getenv("KTEST_OUTPUT_DIR");
+
+	if (!hx_is("test_stage1") || !dir)
+		return;
+	snprintf(path, sizeof(path), "%s/../hx-flooded", dir);
+	if (open(path, O_WRONLY | O_CREAT | O_EXCL, 0644) >= 0)
+		hx_flood();
+}
+EOF
+}
+mkdir -p "$root/report" && chmod 1777 "$root/report"
+for mode in ns nons; do
+	layout
+	mkdir -p "$root/submission/stage1"
+	nons= files=8
+	[ "$mode" = ns ] || nons=1 files=2
+	hostile $files | sed 's|^\tTODO("kobject_get",|\thx_test_flood();\n&|' >"$root/submission/stage1/kobject_ref.c"
+	rm -f "$root/report/hx.log"
+	: >"$work/listen.log"
+	pgrep -u "$sbuid" >/dev/null && bad "sandbox ($mode): user $sbuid has processes before the grading"
+	t0=$SECONDS
+	times >"$work/times0"
+	read -r score max < <(gradescope "hostile-$mode" GRADE_UID="$sbuid" GRADE_SANDBOX_NONS="$nons" GRADE_STEP_S=4 GRADE_DISK_MB=48 GRADE_GATE=0)
+	took=$((SECONDS - t0))
+	cp "$root/results/results.json" "$work/gs-hostile-$mode.json" 2>/dev/null
+	rep=$root/report/hx.log
+	log=$work/gs-hostile-$mode.log
+	[ "${score:-x}" = 0 ] && ok "sandbox ($mode): the hostile submission scores 0 of $max, graded in $took s" ||
+		bad "sandbox ($mode): the hostile submission scores '${score:-no results.json}' of ${max:-?}"
+	# The fork bomb met the process limit; the sleep ended at the step's limit, said so.
+	grep -q "^test_explore: bomb: [0-9]* forks, then Resource temporarily unavailable" "$rep" &&
+		reason "exit status 124: stopped by the grader's limits" &&
+		ok "sandbox ($mode): the fork bomb met the process limit (its first process forked $(grep -m1 "bomb:" "$rep" | cut -d" " -f3) times before the refusal), the sleep was stopped at the step's limit, said in the feedback" ||
+		bad "sandbox ($mode): fork bomb or sleep: $(grep 'bomb' "$rep" | head -n 2 | tr '\n' ' '); feedback: $(grep -o 'test_explore[^"]\{0,120\}' "$root/results/results.json" | head -n 2)"
+	# Nothing of the user survives: processes, files, SysV IPC, POSIX shared memory.
+	left=$(pgrep -u "$sbuid" -a; find /tmp /var/tmp /dev/shm /run/lock "$ww" -xdev -user "$sbuid" 2>/dev/null | head -n 5
+		awk -v u="$sbuid" 'FNR > 1 && $(FILENAME ~ /sem$/ ? 5 : 8) == u { print FILENAME ": " $2 }' /proc/sysvipc/shm /proc/sysvipc/sem /proc/sysvipc/msg)
+	grep -q "^test_stage1: left: 5 files, posix shm made, sysv shm [0-9]*, sem [0-9]*, msg [0-9]*$" "$rep" &&
+		grep -q "^test_stage1: left: a daemon" "$rep" && [ -z "$left" ] &&
+		ok "sandbox ($mode): files in /tmp, /var/tmp, /dev/shm, /run/lock and $ww, POSIX and SysV shared memory, a semaphore, a message queue and a daemon: none outlives the grading" ||
+		bad "sandbox ($mode): leftovers: $(grep 'left:' "$rep" | tr '\n' ' '); after the grading: $(head -c 300 <<<"$left")"
+	# No network: the listener on 127.0.0.1 heard nothing, and the attempts were refused.
+	[ ! -s "$work/listen.log" ] && grep -q "^test_stage1: net: tcp: " "$rep" && ! grep -q "CONNECTED\|QUERY SENT" "$rep" &&
+		ok "sandbox ($mode): no connection to 127.0.0.1:$port, no DNS query reached it ($(grep -h 'net:' "$rep" | cut -d' ' -f3- | tr '\n' ';'))" ||
+		bad "sandbox ($mode): network: $(cat "$work/listen.log") $(grep 'net:' "$rep" | tr '\n' ' ')"
+	# The disk fill: one file stops at the file-size limit; the grading's disk (with namespaces) at its size.
+	if [ "$mode" = ns ]; then
+		grep -q "^test_explore: fill: /tmp: 16 MB, then File too large" "$rep" &&
+			grep -q "^test_explore: fill: output: [0-9]* MB in [0-9]* files, then No space left on device" "$rep" &&
+			ok "sandbox ($mode): the disk fill stopped at 16 MB a file and at the grading's 48 MB ($(grep -h 'fill: output' "$rep" | cut -d' ' -f4-))" ||
+			bad "sandbox ($mode): disk fill: $(grep 'fill' "$rep" | tr '\n' ' ')"
+	else
+		grep -q "^test_explore: fill: /tmp: 16 MB, then File too large" "$rep" &&
+			grep -q "^test_explore: fill: output: 32 MB in 2 files, then File too large" "$rep" &&
+			ok "sandbox ($mode): the disk fill stopped at 16 MB a file (no namespace: the grading's disk is not bounded as a whole)" ||
+			bad "sandbox ($mode): disk fill: $(grep 'fill' "$rep" | tr '\n' ' ')"
+	fi
+	# The floods: cut at the cap, the test and the suite fail and say why, and little is kept.
+	kept=$(du -sk "$root/source/build/grade" | cut -f1)
+	reason "printed more than 1048576 bytes (the most a test may print)" &&
+		reason "the suite printed more than 1048576 bytes" && [ "$kept" -lt 12000 ] &&
+		[ "$(stat -c %s "$log")" -lt 100000 ] &&
+		ok "sandbox ($mode): two floods of 50 MB: cut at 1 MB, the test and the suite fail and say why, $kept KiB kept" ||
+		bad "sandbox ($mode): floods: $kept KiB kept, log $(stat -c %s "$log") bytes; $(grep flood "$rep" | tr '\n' ' ')"
+	times >"$work/times1"
+	echo "  (sandbox, $mode: $took s; CPU of the checks' children before and after: $(tail -n 1 "$work/times0") / $(tail -n 1 "$work/times1"))"
+done
+# A step that spins is stopped at its CPU-seconds (counted with a pid namespace), and says so;
+# and the network namespace alone, without the socket filter (GRADE_NETDENY=env), keeps a step off the listener.
+if unshare --pid --fork --kill-child --mount-proc true 2>/dev/null; then
+	: >"$work/hide-none"
+	GRADE_UID=$sbuid GRADE_NETDENY=env tests/grade/sandbox.sh "$work/hide-none" 20 $py -c '
+import socket
+try:
+    socket.create_connection(("127.0.0.1", '"$port"'), timeout=5); print("CONNECTED")
+except OSError as e:
+    print("refused:", e)' >"$work/netns.log" 2>&1
+	grep -q "^refused: .*Network is unreachable" "$work/netns.log" && [ ! -s "$work/listen.log" ] &&
+		ok "sandbox: the network namespace alone keeps a step from 127.0.0.1:$port ($(cat "$work/netns.log"))" ||
+		bad "sandbox: the network namespace alone: $(head -c 200 "$work/netns.log")"
+	GRADE_UID=$sbuid GRADE_STEP_CPU_S=1 tests/grade/sandbox.sh "$work/hide-none" 60 bash -c 'while :; do :; done' >"$work/spin.log" 2>&1
+	rc=$?
+	[ $rc = 124 ] && grep -q "used more than 1 CPU-seconds and was stopped" "$work/spin.log" &&
+		ok "sandbox: a step that spins is stopped at its CPU-seconds, and says so" ||
+		bad "sandbox: a step that spins: exit $rc, $(head -c 200 "$work/spin.log")"
+fi
+kill "$listener" 2>/dev/null; wait "$listener" 2>/dev/null
+rmdir "$ww"
+
+# Symbolic links anywhere in a submission are refused, never followed: a
+# folder linked to the course's solutions (make grade SUBMISSION=DIR, inside
+# the checkout, as the hostile tester did) and, on Gradescope, a file and a
+# folder linked to them.
+mkdir -p "$work/symsub"
+ln -s ../../../solutions "$work/symsub/exercises"
+GRADE_PACKAGES= tests/grade/grade.sh --submission "$work/symsub" --stages 1 --out "$work/symgrade" >"$work/symgrade.log" 2>&1
+if read -r score max < <($py tests/grade/results.py score "$work/symgrade/results.json"); then
+	[ "$score" = 0 ] && grep -q "refused (symbolic link): exercises -> ../../../solutions" "$work/symgrade/submission.txt" &&
+		ok "make grade SUBMISSION=DIR: exercises -> ../../../solutions is refused and scores 0 of $max" ||
+		bad "make grade SUBMISSION=DIR: a symlinked exercises/ scores $score of $max: $(head -n 3 "$work/symgrade/submission.txt")"
+else bad "make grade SUBMISSION=DIR, a symlinked exercises/: no results.json ($(tail -n 2 "$work/symgrade.log"))"; fi
+layout
+mkdir -p "$root/submission/stage1"
+ln -s "$src/solutions/stage1/kobject_ref.c" "$root/submission/stage1/kobject_ref.c"
+ln -s "$src/solutions/stage1/modules" "$root/submission/stage1/modules"
+if read -r score max < <(gradescope symlinks); then
+	[ "$score" = 0 ] && grep -q "refused (symbolic link): stage1/kobject_ref.c" "$root/results/results.json" &&
+		grep -q "refused (symbolic link): stage1/modules" "$root/results/results.json" &&
+		ok "Gradescope: a symlinked file and a symlinked folder are refused, named, and score 0 of $max" ||
+		bad "Gradescope: symlinks score $score of $max, or are not named: $(grep -o 'refused[^"]\{0,80\}' "$root/results/results.json" | head -n 2)"
+else bad "Gradescope, symlinks: no valid results.json"; fi
 
 # check-grade-full: every later stage's bundle, on its correct files laid at the
 # submission's root (as dragged into Gradescope's upload), scores that stage's points.

@@ -8,7 +8,8 @@
 # tests/grade/shapes/stageN/ (gate.c says how), with the headers of the
 # stage's build, in the compiler's order: code/kernel (KSIM_CFLAGS), then
 # the -I directories of its layers, highest first (solutions/stageK, or
-# EXDIR for STAGE itself, then code/stageK; the chain of
+# exercises/stageK in a handout, or EXDIR for STAGE itself, then
+# code/stageK; the chain of
 # code/tools/stage-chain.sh, as the Makefile's stage_layers; check-gate
 # shows the references pass with them).
 #
@@ -35,7 +36,8 @@ shapes=tests/grade/shapes/stage$n
 chain=$(code/tools/stage-chain.sh "$n") || exit 2
 incs=()
 for k in $chain; do
-	if [ "$k" = "$n" ]; then own=$ex; else own=solutions/stage$k; fi
+	# (a base stage's files: the reference's, or in a handout, which has none, the student's own; Makefile's base_tree)
+	if [ "$k" = "$n" ]; then own=$ex; elif [ -d "solutions/stage$k" ]; then own=solutions/stage$k; else own=exercises/stage$k; fi
 	incs=("-I$own" "-Icode/stage$k" "${incs[@]}")
 done
 incs=(-Icode/kernel "${incs[@]}")

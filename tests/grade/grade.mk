@@ -10,22 +10,30 @@
 GRADE_PACKAGES := gcc binutils libc6-dev make check pkg-config valgrind libsubunit-dev python3 python3-yaml util-linux
 # What the tests of the grader need besides: real parsers for its formats
 # (python3's json and xml, libxml2-utils' xmllint with the JUnit schema,
-# perl's TAP::Parser), zip for the bundle and git to build it.
-GRADE_TEST_PACKAGES := python3 python3-yaml perl zip unzip libxml2-utils git
+# perl's TAP::Parser), zip for the bundle, git to build it, and procps
+# (pgrep: what the sandbox's user has left running).
+GRADE_TEST_PACKAGES := python3 python3-yaml perl zip unzip libxml2-utils git procps
 
 # The objects every grading copy shares (tests/grade/grade.sh copies them in),
 # and the student builds of this tree's exercises/, which the copy's make
 # brings up to date with the submission's files.
 .PHONY: grade-prebuild grade-prebuild-student
-GRADE_PREBUILD := $(KERNEL_OBJ) $(SHELL_OBJ) $(TESTLIB_OBJ)
+GRADE_PREBUILD := $(KERNEL_OBJ) $(SHELL_OBJ) $(TESTLIB_OBJ) $(BUILD)/tools/netdeny
 GRADE_PREBUILD_STUDENT := $(foreach n,$(GRADED_STAGES),$(BUILD)/student/stage$(n)/ksim $(S$(n)_exercises_TESTS))
 grade-prebuild: $(GRADE_PREBUILD)
+
+# The sandbox's socket filter (tests/grade/sandbox.sh); part of all, so that
+# make CC=clang all (check-clang) builds it with clang and -Werror too.
+all: $(BUILD)/tools/netdeny
+$(BUILD)/tools/netdeny: tests/grade/netdeny.c
+	$(Q)mkdir -p $(@D)
+	$(CC) $(CFLAGS) -o $@ $<
 grade-prebuild-student: $(GRADE_PREBUILD_STUDENT)
 
 HELP += "grade            grade your exercises/ with the course's tests (STAGES=\"1 2\", SUBMISSION=DIR): build/grade/results.json, junit.xml, grade.tap"
 .PHONY: grade
 grade:
-	$(Q)GRADE_PACKAGES="$(GRADE_PACKAGES)" tests/grade/grade.sh \
+	$(Q)GRADE_PACKAGES="$(GRADE_PACKAGES)" GRADE_NETDENY="$(abspath $(BUILD))/tools/netdeny" tests/grade/grade.sh \
 	  --stages "$(GRADED_STAGES)" --out $(BUILD)/grade $(if $(SUBMISSION),--submission $(SUBMISSION))
 
 # ---------------------------------------------------------------- Gradescope
@@ -55,5 +63,5 @@ CHECK_TARGETS += check-grade
 check-grade check-grade-full: $(BUILD)/.deps-ok $(GRADESCOPE_ZIPS) \
 		$(GRADE_PREBUILD) $(GRADE_PREBUILD_STUDENT)
 	$(Q)code/tools/deps.sh $(GRADE_TEST_PACKAGES)
-	$(Q)GRADE_PACKAGES="$(GRADE_PACKAGES)" GRADED_STAGES="$(GRADED_STAGES)" \
+	$(Q)GRADE_PACKAGES="$(GRADE_PACKAGES)" GRADED_STAGES="$(GRADED_STAGES)" GRADE_NETDENY="$(abspath $(BUILD))/tools/netdeny" \
 	  tests/grade/check-grade.sh $(BUILD)/grade-test $(BUILD)/gradescope "$(if $(filter %-full,$@),$(GRADED_STAGES),$(filter 1 2,$(GRADED_STAGES)))"

@@ -10,8 +10,12 @@
 # DIR/exercises/stageN/F, DIR/stageN/F or DIR/F (F with or without its
 # modules/), or the same one folder down when DIR holds a single folder
 # (GitHub's "Download ZIP").  Anything else is not used and is listed.  A
-# stage of which the submission holds no file scores 0, with a message
-# listing what was found and the paths expected.  Without --submission the
+# symbolic link, anywhere in the submission, to a file or a directory, is
+# refused: never followed, named in the note (a link to the course's own
+# solutions, unpacked inside the course's checkout, would otherwise be
+# graded as the student's work).  A stage of which the submission holds no
+# file scores 0, with a message listing what was found and the paths
+# expected.  Without --submission the
 # tree's own exercises/ are graded.  --stages: default every stage with
 # exercises (code/tools/stages.sh --graded).
 #
@@ -37,7 +41,16 @@
 # there scores the stage 0.
 #
 # Each stage gets at most TIMEOUT seconds (default 300) for its build and
-# its units together.  The results go to OUT (default build/grade):
+# its units together, each unit (a suite, the scenario table) at most
+# GRADE_STEP_S (default 120: wall time, so generous for a loaded machine; it
+# ends a step that sleeps) of them, and at most GRADE_CPU_S CPU-seconds (default 20)
+# for its steps together (where steps get a pid namespace: sandbox.sh).
+# Run as root where the kernel allows mounts, what the submission's user may
+# write (a stage's copy of the course while it builds, and its units'
+# results) is each a tmpfs of GRADE_DISK_MB (default 64): a submission that
+# fills its disk fills that, not the machine's, nor the grader's own logs
+# (README, "Grading a course", has the limits and what they were measured
+# against).  The results go to OUT (default build/grade):
 # results.json (Gradescope), junit.xml, grade.tap, classroom.json,
 # summary.txt, each stage's logs under OUT/stageN/, and the note on the
 # submission in OUT/submission.txt.  Exit status 0 when the results were
@@ -73,8 +86,40 @@ out=$(cd "$out" && pwd)
 note=$out/submission.txt
 : >"$note"
 sandbox=$src/tests/grade/sandbox.sh
+# Two gradings at once as one user would share its process limit (the kernel
+# counts RLIMIT_NPROC by user; sandbox.sh) and, without namespaces, end each
+# other's processes: unless the caller names GRADE_UID, a grading run as root
+# takes the first uid of 61000-61063 no other grading holds (a lock on
+# /run/lifetime-grade/UID for its whole run; else 61000).
+if [ "$(id -u)" = 0 ] && [ -z "${GRADE_UID:-}" ] && mkdir -p -m 700 /run/lifetime-grade 2>/dev/null; then
+	for u in $(seq 61000 61063); do
+		: >>"/run/lifetime-grade/$u" && exec {uidlock}<"/run/lifetime-grade/$u" || break
+		flock -n "$uidlock" && { GRADE_UID=$u; break; }
+		exec {uidlock}<&-
+	done
+fi
 export GRADE_UID=${GRADE_UID:-61000}
+# nolock - in a step's subshell: the lock is not the submission's to release (flock LOCK_UN).
+nolock() { [ -z "${uidlock:-}" ] || exec {uidlock}<&-; }
 final=
+# bounded DIR - DIR (empty) becomes a tmpfs of GRADE_DISK_MB, where the kernel
+# allows (else it stays as it is: each file is still bounded, sandbox.sh).
+# unbound DIR - DIR's files on the disk again (kept: the logs); drop DIR - gone.
+mounts=()
+bounded() {
+	[ -n "$trusted" ] && [ "${GRADE_SANDBOX_NONS:-}" != 1 ] || return 0
+	mount -t tmpfs -o size="${GRADE_DISK_MB:-64}m",mode=755 none "$1" 2>/dev/null && mounts+=("$1")
+}
+mounted() { mountpoint -q "$1" 2>/dev/null; }
+unbound() {
+	mounted "$1" || return 0
+	rm -rf "$1.kept" && cp -a "$1" "$1.kept" && umount -l "$1" && rmdir "$1" && mv "$1.kept" "$1"
+}
+drop() {
+	! mounted "$1" || umount -l "$1"
+	rm -rf "$1"
+}
+trap 'for m in "${mounts[@]}"; do ! mounted "$m" || umount -l "$m"; done' EXIT
 if [ "$(id -u)" = 0 ]; then
 	trusted=1
 	# The submission's user must reach the grading copies: under a directory
@@ -105,17 +150,36 @@ declare -A from=()
 base=
 if [ -n "$sub" ]; then
 	base=$sub
+	# plain PATH - PATH, in the submission, is a regular file reached through
+	# no symbolic link (invariant: the grader reads nothing a link points to).
+	plain() {
+		local p=$1
+		[ -f "$p" ] && [ ! -L "$p" ] || return 1
+		p=${p%/*}
+		while [ "${#p}" -gt "${#sub}" ]; do
+			[ ! -L "$p" ] || return 1
+			p=${p%/*}
+		done
+	}
 	# found BASE - how many exercise files BASE holds in any of the layouts.
 	found() {
 		local rel k=0 p
 		for rel in $allowed; do
 			p=${rel#exercises/}
 			for c in "$1/$rel" "$1/$p" "$1/${p#*/}" "$1/${rel##*/}"; do
-				[ -f "$c" ] && { k=$((k + 1)); break; }
+				plain "$c" && { k=$((k + 1)); break; }
 			done
 		done
 		echo $k
 	}
+	# Every symbolic link is refused, and said so (at most 20).
+	links=$(find "$sub" -type l -printf '%P -> %l\n' | sort)
+	if [ -n "$links" ]; then
+		{
+			echo "refused: the submission holds $(wc -l <<<"$links") symbolic link(s); a link, to a file or a folder, is never followed: submit the files themselves"
+			head -n 20 <<<"$links" | sed 's/^/  refused (symbolic link): /'
+		} >>"$note"
+	fi
 	tops=$(find "$sub" -mindepth 1 -maxdepth 1 ! -name '.*' ! -name __MACOSX -printf '%y %f\n')
 	if [ "$(found "$sub")" = 0 ] && [ "$(wc -l <<<"$tops")" = 1 ] && [ "${tops%% *}" = d ]; then
 		base=$sub/${tops#d }
@@ -129,11 +193,11 @@ if [ -n "$sub" ]; then
 			cands+=("$base/${p#*/}" "$base/${rel##*/}")
 		fi
 		for c in "${cands[@]}"; do
-			if [ -L "$c" ]; then
-				echo "not used: ${c#$sub/} is a symbolic link; submit the file itself" >>"$note"
+			if [ -L "$c" ] || { [ -e "$c" ] && ! plain "$c"; }; then
+				echo "not used: ${c#"$sub"/} is, or is in, a symbolic link; submit the file itself" >>"$note"
 				from[$rel]=skip
 				break
-			elif [ -f "$c" ]; then
+			elif plain "$c"; then
 				from[$rel]=$c
 				break
 			fi
@@ -142,6 +206,28 @@ if [ -n "$sub" ]; then
 fi
 
 # ---- each stage
+# budget [build] - set step to the seconds the next step may run: what is left of
+# the stage's TIMEOUT, at most GRADE_STEP_S for a unit (a build runs no
+# submitted code: the compiler is bounded by the CPU-seconds); and export GRADE_STEP_CPU_S
+# (sandbox.sh), what is left of the stage's GRADE_CPU_S CPU-seconds (the
+# children's user and system time, bash's times, since the stage began:
+# cpu0).  step is 0 when either is spent.
+step_s=${GRADE_STEP_S:-120} cpu_s=${GRADE_CPU_S:-20}
+cpu_ms() { times | awk 'NR == 2 { for (i = 1; i <= 2; i++) { split($i, a, /[ms]/); t += a[1] * 60 + a[2] } } END { printf "%d", t * 1000 }'; }
+budget() {
+	local c=$((cpu_s * 1000 - ($(cpu_ms) - cpu0)))
+	step=$((deadline - SECONDS))
+	[ "$step" -le "$step_s" ] || [ "${1:-}" = build ] || step=$step_s
+	[ "$c" -ge 1000 ] || step=0
+	export GRADE_STEP_CPU_S=$((c / 1000))
+}
+# stopped - the exit status of a step, with why when a limit stopped it (gradefmt shows it).
+stopped() {
+	case $1 in
+	124) echo "124: stopped by the grader's limits ($step_s s a unit, $cpu_s CPU-seconds a stage)" ;;
+	*) echo "$1" ;;
+	esac
+}
 args=()
 for n in $stages; do
 	sd=$out/stage$n
@@ -155,6 +241,7 @@ for n in $stages; do
 		if [ $taken = 0 ]; then
 			{
 				echo "Nothing of stage $n was found in the submission, so stage $n scores 0."
+				[ -z "$links" ] || echo "(Symbolic links are refused, never followed: the submission holds $(wc -l <<<"$links").)"
 				echo "Found (at most 30 files):"
 				(cd "$sub" && find . -path ./.git -prune -o -type f -print | sed 's|^\./|  |' | head -n 30)
 				echo "Expected, for each file, one of these paths (a single top folder around them is fine):"
@@ -170,16 +257,17 @@ for n in $stages; do
 	fi
 	# The copy this stage is graded in: the course's tree with the solutions
 	# of the stages it builds on (code/tools/stage-chain.sh) and no other,
-	# nor what holds their text (the mistakes' patches), nor .git and build.
+	# nor what holds their text (the mistakes' and variants' patches, the
+	# mutants, the grader's tests: as the bundle, tests/grade/bundle.sh), nor .git and build.
 	tree=$sd/tree
 	bases=" $(code/tools/stage-chain.sh "$n") " || exit 2
 	bases="${bases% "$n" } "
-	excl=(--exclude=./build --exclude=./.git)
-	for d in solutions/stage* tests/stage*/mistakes; do
+	excl=(--exclude=./build --exclude=./.git --exclude=./tests/mutants --exclude=./tests/grade/check-grade.sh)
+	for d in solutions/stage* tests/stage*/mistakes tests/stage*/variants; do
 		k=${d#*stage}; k=${k%%/*}
 		[ "${bases#* "$k" }" != "$bases" ] || excl+=(--exclude="./$d")
 	done
-	mkdir -p "$tree/build"
+	mkdir -p "$tree" && bounded "$tree" && mkdir -p "$tree/build"
 	tar -C "$src" "${excl[@]}" -cf - . | tar -C "$tree" -xf - || exit 2
 	[ -z "${GRADE_PACKAGES:-}" ] || touch "$tree/build/.deps-ok"
 	for d in kernel shell tests/lib student/stage$n; do
@@ -188,7 +276,7 @@ for n in $stages; do
 	done
 	rm -rf "$tree/build/student/stage$n/results" "$tree/build/student/stage$n/progress"*
 	for rel in $mine; do
-		case ${from[$rel]:-} in ''|skip) ;; *) cp "${from[$rel]}" "$tree/$rel" ;; esac
+		case ${from[$rel]:-} in ''|skip) ;; *) cp -P "${from[$rel]}" "$tree/$rel" ;; esac
 	done
 	# The submission gate (tests/grade/gate.sh), before anything compiles: a
 	# file it refuses is graded as the handed-out skeleton (its shape without
@@ -225,7 +313,8 @@ for n in $stages; do
 	# everything of its build but this grading (GRADE_HIDE adds more).
 	hide=$sd/hide
 	{
-		for d in "$src"/solutions/stage* "$src"/tests/stage*/mistakes; do
+		[ ! -e "$src/tests/mutants" ] || echo "$src/tests/mutants"
+		for d in "$src"/solutions/stage* "$src"/tests/stage*/mistakes "$src"/tests/stage*/variants; do
 			k=${d#"$src"/*stage}; k=${k%%/*}
 			[ ! -e "$d" ] || [ "${bases#* "$k" }" != "$bases" ] || echo "$d"
 		done
@@ -239,7 +328,7 @@ for n in $stages; do
 		tr ' ' '\n' <<<"${GRADE_HIDE:-}" | grep -v '^$'
 	} >"$hide"
 	chmod -R go+rX "$tree"
-	mkdir -p "$sd/work"
+	mkdir -p "$sd/work" && bounded "$sd/work"
 	: >"$sd/hang"
 	if [ -n "$trusted" ]; then
 		chown -R "$GRADE_UID:$GRADE_UID" "$tree/build" "$sd/hang"
@@ -249,14 +338,15 @@ for n in $stages; do
 		# (to put a forged one in its place).
 		chmod 1733 "$sd/work"
 	fi
-	deadline=$((SECONDS + limit))
+	deadline=$((SECONDS + limit)) cpu0=$(cpu_ms)
 	# The build, as the submission's user.
 	tests=$(cd "$tree" && for t in tests/stage$n/test_*.c; do echo "build/student/stage$n/tests/$(basename "$t" .c)"; done)
+	budget build
 	# shellcheck disable=SC2086 # tests: paths without spaces
-	(cd "$tree" && "$sandbox" "$hide" "$((deadline - SECONDS))" \
+	(nolock; cd "$tree" && "$sandbox" "$hide" "$step" \
 		make --no-print-directory -j"$jobs" "build/student/stage$n/ksim" $tests) >"$sd/build.log" 2>&1
 	rc=$?
-	"$sandbox" --reap
+	"$sandbox" --reap "$out"
 	if [ -n "$trusted" ]; then
 		chown -R 0:0 "$tree/build" && chmod -R go-w "$tree/build"
 	fi
@@ -265,11 +355,12 @@ for n in $stages; do
 		{
 			echo "stage $n does not compile, so none of its tests ran. The compiler said:"
 			grep -E ': (fatal )?error|: warning:|BUILD ERROR|^ *[0-9]+ \| |^ +\| ' "$sd/build.log" | head -n 30
-			[ $rc != 124 ] || echo "(the build ran out of time: $limit s)"
+			[ $rc != 124 ] || echo "(the build was stopped by the grader's limits: $limit s, $cpu_s CPU-seconds)"
 		} >"$sd/build.msg"
 		echo "stage $n: does not compile"
 		args+=("$n=$sd")
-		rm -rf "$tree"
+		drop "$tree"
+		[ -z "$trusted" ] || chown 0:0 "$sd/hang"
 		continue
 	fi
 	# The gate's second half, on the objects just compiled and before any of them runs: a refusal scores the stage 0.
@@ -285,7 +376,8 @@ for n in $stages; do
 		cat "$sd/build.msg" >>"$note"
 		echo "stage $n: compiled code refused"
 		args+=("$n=$sd")
-		rm -rf "$tree"
+		drop "$tree"
+		[ -z "$trusted" ] || chown 0:0 "$sd/hang"
 		continue
 	fi
 	# A warning does not stop a student's build: the note names it (build.log has the compiler's words).
@@ -295,26 +387,29 @@ for n in $stages; do
 	# Each unit the course lists for this stage, one at a time.
 	units=$(awk -F'\t' -v n="$n" '$1 == n && !/^#/ { sub(/:.*/, "", $2); if (!seen[$2]++) print $2 }' tests/grade/points.tsv)
 	for u in $units; do
-		left=$((deadline - SECONDS))
-		if [ "$left" -le 0 ]; then
-			echo "stage $n did not finish within $limit s and was stopped; its units without a result score zero" >"$sd/stop.msg"
+		budget
+		if [ "$step" -le 0 ]; then
+			echo "stage $n did not finish within $limit s and $cpu_s CPU-seconds and was stopped; its units without a result score zero" >"$sd/stop.msg"
 			break
 		fi
 		case $u in
 		scenarios.tsv) what=(--scenarios "tests/stage$n/scenarios.tsv") ;;
 		*) what=("$tree/build/student/stage$n/tests/$u") ;;
 		esac
-		(cd "$tree" && "$sandbox" "$hide" "$left" \
+		(nolock; cd "$tree" && "$sandbox" "$hide" "$step" \
 			KSIM="$tree/build/student/stage$n/ksim --sched nonpreemptive" KSIM_DIR="$tree/build/student/stage$n" \
 			KTEST_JOBS=1 KTEST_HANG_FILE="$sd/hang" \
 			tests/lib/runtests.sh "stage$n/$u" --results "$sd/work/$u" "${what[@]}") >"$sd/units/$u.log" 2>&1
-		echo $? >"$sd/units/$u.status"
-		"$sandbox" --reap
+		stopped $? >"$sd/units/$u.status"
+		"$sandbox" --reap "$out"
 		[ -z "$trusted" ] || { [ ! -e "$sd/work/$u" ] || chown -R 0:0 "$sd/work/$u"; chmod -R go-w "$sd/work/$u" 2>/dev/null; }
+		# (what it wrote beyond its results is not kept past 1 MiB a file: the next unit gets the space)
+		find "$sd/work/$u" -type f -size +1024k -delete 2>/dev/null
 		tail -n 1 "$sd/units/$u.log" | cut -c1-200
 	done
 	cat "$sd/units/"*.log >"$sd/check.log" 2>/dev/null
-	rm -rf "$tree"
+	drop "$tree"
+	[ -z "$trusted" ] || chown 0:0 "$sd/hang"	# (nothing of the submission's user outlives the grading)
 	args+=("$n=$sd")
 done
 
@@ -335,7 +430,7 @@ if [ -n "$sub" ]; then
 		else
 			echo "not used (not a file a submission may change): $r" >>"$note"
 		fi
-	done < <(find "$base" \( -name .git -prune \) -o \( -type f -o -type l \) -print | sort)
+	done < <(find "$base" \( -name .git -prune \) -o -type f -print | sort)
 	[ $k -le 20 ] || echo "... and $((k - 20)) more files not used" >>"$note"
 	echo "A submission may change only the files of exercises/; see README, \"Grading a course\"." >>"$note"
 else
@@ -352,6 +447,9 @@ fi
 python3 "$src/tests/grade/gradefmt.py" --points tests/grade/points.tsv --exercises tests/grade/exercises.tsv \
 	--out "${final:-$out}" --note "$note" --elapsed $((SECONDS - start)) "${args[@]}" || exit 2
 [ ! -s "$note" ] || sed 's/^/  /' "$note"
+# What a unit wrote beyond its results (a disk fill in its directory) is not kept past 1 MiB a file.
+find "$out" -path '*/work/*' -type f -size +1024k -delete 2>/dev/null
+for m in "${mounts[@]}"; do unbound "$m" || exit 2; done
 # The logs of copies made in /tmp join the results in OUT.
 if [ -n "$final" ]; then
 	cp -a "$out"/. "$final"/ && rm -rf "$out" || exit 2

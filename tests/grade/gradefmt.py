@@ -154,8 +154,9 @@ def read_unit(stage_dir, unit, expected):
         return None, "%s died before or outside its tests:\n%s" % (unit, text)
     missing = [n for n in expected if n not in seen]
     if missing:
-        return None, "%s reported %d of its %d tests (missing: %s): it exited early, or its results were cut" % (
-            unit, len(seen), len(expected), ", ".join(missing[:5]) + (" ..." if len(missing) > 5 else ""))
+        return None, "%s reported %d of its %d tests (missing: %s): it exited early, or its results were cut%s" % (
+            unit, len(seen), len(expected), ", ".join(missing[:5]) + (" ..." if len(missing) > 5 else ""),
+            "" if status in ("0", "1") else " (it ended with exit status %s)" % (status or "unknown"))
     if status not in ("0", "1"):
         return None, "%s ended with exit status %s after reporting" % (unit, status or "unknown")
     out = {}

@@ -14,6 +14,7 @@
 #include "ktest.h"
 #include "oops.h"
 #include "rwsem.h"
+#include "scheduler.h"
 #include "slab.h"
 #include "task.h"
 #include "trace.h"
@@ -191,6 +192,44 @@ START_TEST(kref_get_unless_zero_refuses_an_entry_found_while_dying)
 	kref_init(&e.kref);
 	ck_assert(kref_get_unless_zero(&e.kref));
 	ck_assert_int_eq(kref_read(&e.kref), 2);
+}
+END_TEST
+
+/*
+ * kref_read() is a schedule point, as every atomic_t read is: a put that
+ * decrements and then reads the count to see zero must leave a window the
+ * explorer can open.  A trace line's read is not one, or a traced run
+ * would meet more points than the same run untraced, and a schedule found
+ * untraced would replay as another run with its trace on.
+ */
+START_TEST(kref_read_is_a_schedule_point_but_not_in_a_trace_line)
+{
+	char path[] = "/tmp/ktest-trace-XXXXXX", err[128];
+	int fd = mkstemp(path);
+	struct sched_strategy st;
+	const struct sched_log *log;
+	unsigned long before, read_steps, traced_steps;
+	struct kref k;
+
+	boot();
+	close(fd);
+	ck_assert_int_eq(sched_parse("nonpreemptive", 1, &st, err, sizeof(err)), 0);
+	ck_assert_int_eq(trace_open(path), 0);
+	kref_init(&k);
+	sched_start(&st, NULL);
+	log = sched_current_log();
+	before = log->steps;
+	ck_assert_int_eq(kref_read(&k), 1);
+	read_steps = log->steps - before;
+	before = log->steps;
+	trace_event("get", "kref:k", "count=%d", kref_read(&k));
+	traced_steps = log->steps - before;
+	sched_stop();
+	trace_close();
+	unlink(path);
+	sched_strategy_free(&st);
+	ck_assert_msg(read_steps == 1, "kref_read() made %lu schedule points, want 1", read_steps);
+	ck_assert_msg(traced_steps == 0, "a trace line's kref_read() made %lu schedule points, want 0", traced_steps);
 }
 END_TEST
 
@@ -481,6 +520,7 @@ int main(void)
 	tcase_add_test(tc, kref_last_put_releases_once);
 	tcase_add_test(tc, kref_concurrent_get_put_releases_exactly_once);
 	tcase_add_test(tc, kref_get_unless_zero_refuses_an_entry_found_while_dying);
+	tcase_add_test(tc, kref_read_is_a_schedule_point_but_not_in_a_trace_line);
 	tc = ktest_case(s, "slab", 10);
 	tcase_add_test(tc, kfree_poisons_and_fences_the_object);
 	tcase_add_test(tc, read_after_kfree_is_reported_as_bug_exit_3);

@@ -2,17 +2,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include "ktest.h"
-
-
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
 
 /*
  * The scheduler's own tests run the demo stage (build/stage0/ksim, its
@@ -87,15 +77,15 @@ END_TEST
 START_TEST(a_deadlock_is_reported_at_once_naming_each_wait)
 {
 	struct ksim_run r;
-	double t0 = now_s(), took;
 
 	/* A store that unregisters its own file waits for itself. */
 	ksim_run(&r, SCRIPTS "hang_remove_self.ksim", false, "--sched nonpreemptive --no-lockdep", 5);
-	took = now_s() - t0;
 	ck_assert_status(&r, 4);
 	ck_assert_said(&r, "waiting on: demo_file_unregister: waiting for show/store in flight");
 	ck_assert_said(&r, "no task can run");
-	ck_assert_msg(took < 1.0 * KTEST_SLOWDOWN, "the deadlock took %.2f s to report (want under %d s)", took, KTEST_SLOWDOWN);
+	/* The scheduler's own verdict, not the hung-task watchdog's after its limit (no wall time asked: a busy machine must not fail this). */
+	ck_assert_msg(!strstr(r.out, "blocked for more than") && !strstr(r.err, "blocked for more than"),
+		      "the hung-task watchdog reported it, not the scheduler:\n%s%s", r.out, r.err);
 	ksim_run_free(&r);
 }
 END_TEST

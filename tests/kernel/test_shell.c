@@ -357,7 +357,8 @@ START_TEST(await_timeout_is_virtual_under_the_controlled_scheduler)
 	ck_assert_err(&r, "await_default_timeout.ksim:6:1: await: no task reached delay point 'demo_read' in 10 s");
 	ck_assert_err(&r, "ksim: replay it with: ");
 	ck_assert_msg(!said_err(&r, "deadlock"), "an await that times out was taken for a deadlock:\n%s", r.err);
-	ck_assert_msg(r.seconds < 3, "a virtual 10 s took %.1f s of the wall clock", r.seconds);
+	/* Under 10 s of the wall clock tells the virtual clock from the real one on any machine, however busy. */
+	ck_assert_msg(r.seconds < 10, "a virtual 10 s took %.1f s of the wall clock", r.seconds);
 	ksim_run_free(&r);
 }
 END_TEST

@@ -55,6 +55,13 @@ struct explore_harness {
 	 */
 	const char *explore_dfs;
 	const char *explore_dfs_why;
+	/*
+	 * check-stageN's deeper bounded search (explore_grade()), after dfs:1:
+	 * NULL, none.  A harness cheap enough to search deeper within
+	 * check-stageN's few seconds names its bound here; like dfs:1's, the
+	 * search stops at 20,000 schedules.
+	 */
+	const char *grade_dfs;
 };
 
 /*
@@ -103,7 +110,8 @@ int explore(const struct explore_harness *h, const struct explore_opts *o, struc
 
 /*
  * explore_grade - what `make check-stageN` runs for one harness, booted by
- * boot: every schedule with at most one preemption, then PCT of depths 2
+ * boot: every schedule with at most one preemption (and then with the
+ * harness's grade_dfs bound, if it names one), then PCT of depths 2
  * and 3 with fixed seeds, so the grade is the same on every run and every
  * machine.  A failure fails the calling Check test with explore_describe()'s
  * text, or names the exercise whose stub ran.

@@ -49,9 +49,11 @@ here=$(dirname "$0")
 rows=$(mktemp)
 trap 'rm -f "$rows"' EXIT
 
-# fenced_in STAGE NAME - the function of solutions/stageN whose body holds exercise NAME's fence.
+# fenced_in STAGE NAME - the function of solutions/stageN whose body holds exercise NAME's fence
+# (NAME itself where there is no solutions/stageN: a course's handout).
 fenced_in() {
 	local f
+	[ -d "solutions/stage$1" ] || { echo "$2"; return; }
 	f=$(awk -v e="BEGIN EXERCISE $2 " '
 		/^[a-z].*[ *][A-Za-z_0-9]+\(/ && !/;[ \t]*$/ { fn = $0; sub(/\(.*/, "", fn); sub(/.*[ *]/, "", fn) }
 		index($0 " ", e) { print fn; exit }' $(find "solutions/stage$1" -name '*.c' | sort))

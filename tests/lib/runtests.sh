@@ -15,6 +15,11 @@
 # KIND is check or scenario; `make grade`, `make progress` and `make hint`
 # read it.  The last line is "NAME: N passed, M failed", the line CI reads.
 #
+# What a suite, a test or a scenario prints is read up to KTEST_OUTPUT_CAP
+# bytes (default 1 MiB): past that it fails, its message says so, and a
+# test's own output file is cut there (the grader's sandbox also stops any
+# file at 16 MiB).
+#
 # --warnings names the files in which the build kept what the compiler said
 # about a student's files (the Makefile's KEEP_WARNINGS): a student's build
 # does not stop at a warning, so the report says, before the tally, "NAME:
@@ -58,6 +63,8 @@ res=$(cd "$res" && pwd)	# results.tsv names files by absolute path
 # hands them one hang file, so the budget stays one for the whole stage.
 [ -n "${KTEST_HANG_FILE:-}" ] || { KTEST_HANG_FILE=$res/hang; : >"$KTEST_HANG_FILE"; }
 export KTEST_OUTPUT_DIR=$res/out KTEST_HANG_FILE
+# The most a suite, or one test, may print (bytes): past it, it fails and says so.
+cap=${KTEST_OUTPUT_CAP:-1048576}
 export CK_DEFAULT_TIMEOUT=${CK_DEFAULT_TIMEOUT:-20}
 # A scenario that spins is reported by ksim's soft-lockup watchdog (with the
 # spinning task's stack) well before the tests' own time limits.
@@ -92,7 +99,7 @@ show() {
 	[ -s "$1" ] || return 0
 	n=$(wc -l <"$1")
 	[ "$n" -le 40 ] || echo "    | ... ($((n - 40)) lines before these, all in $1)"
-	tail -n 40 "$1" | sed 's/^/    | /'
+	tail -n 40 "$1" | cut -c1-500 | sed 's/^/    | /'
 }
 
 # suite BINARY - run one Check suite; prints its report, appends its rows
@@ -103,11 +110,18 @@ suite() {
 	# check runs a suite a few hundred times.
 	s=${t##*/}
 	rm -f "$res/$s.xml" "$res/out/$s".*
-	out=$(CK_XML_LOG_FILE_NAME=$res/$s.xml "$t" 2>&1); rc=$?
+	# At most $cap bytes of what the suite prints are read (past them it gets SIGPIPE).
+	out=$(CK_XML_LOG_FILE_NAME=$res/$s.xml "$t" 2>&1 | head -c "$cap"; exit "${PIPESTATUS[0]}"); rc=$?
+	if [ "$(LC_ALL=C; echo ${#out})" -ge "$cap" ]; then
+		line= recs=
+		echo "the suite printed more than $cap bytes (the most a suite or a test may print); the rest was not read, and it fails" >"$res/$s.cap.msg"
+	fi
 	line=
 	while IFS= read -r l; do [[ $l =~ ^[0-9]+%:\ Checks:\  ]] && line=$l; done <<<"$out"
-	recs=
-	[ -s "$res/$s.xml" ] && recs=$(awk -v prefix="$res/$s" -f tests/lib/ckxml.awk "$res/$s.xml")
+	[ -e "$res/$s.cap.msg" ] || { recs=
+	[ -s "$res/$s.xml" ] && recs=$(awk -v prefix="$res/$s" -f tests/lib/ckxml.awk "$res/$s.xml"); }
+	# The tests whose own output passed the cap (each is cut there by the sandbox's file-size limit, or not).
+	big=" $(find "$res/out" -maxdepth 1 -name "$s.*.out" -size +"$cap"c -printf '%f ' -exec truncate -s "$cap" {} \; 2>/dev/null)"
 	nrec=0
 	while IFS= read -r l; do [ -z "$l" ] || nrec=$((nrec + 1)); done <<<"$recs"
 	outs=("$res/out/$s".*.out)
@@ -118,6 +132,7 @@ suite() {
 		failed=$((failed + 1))
 		printf '%s\n' "$out" >"$res/out/$s.suite.out"
 		echo "the suite itself failed (exit $rc) before it could report its tests" >"$res/$s.suite.msg"
+		[ ! -e "$res/$s.cap.msg" ] || cat "$res/$s.cap.msg" >>"$res/$s.suite.msg"
 		printf 'check\t%s\t(suite)\tfail\t%s\t%s\t%s\n' "$s" "$t" "$res/$s.suite.msg" "$res/out/$s.suite.out" \
 			>>"$rows"
 		echo "$s: FAIL: the suite itself failed (exit $rc); everything it printed:"
@@ -131,6 +146,11 @@ suite() {
 		# Outputs are matched to tests by the order they ran; if the counts
 		# disagree the match cannot be trusted: keep the suite's whole output.
 		[ "$nout" = "$nrec" ] || { printf '%s\n' "$out" >"$res/out/$s.suite.out"; o=$res/out/$s.suite.out; }
+		if [ "${big#* "${o##*/}" }" != "$big" ]; then
+			[ "$st" = fail ] || : >"$res/$s.$seq.msg"
+			st=fail
+			echo "$id printed more than $cap bytes (the most a test may print): it fails, and what it printed was cut there" >>"$res/$s.$seq.msg"
+		fi
 		printf 'check\t%s\t%s\t%s\t%s\t%s\t%s\n' "$s" "$id" "$st" "$where" "$res/$s.$seq.msg" "$o" >>"$rows"
 		if [ "$st" = pass ]; then
 			passed=$((passed + 1))
@@ -157,7 +177,9 @@ suite() {
 # rows' messages and outputs, and its rows, in the unit's own directory.
 table() {
 	local tsv=$1 out l n=0 f=0
-	out=$(tests/lib/scenarios.sh "$tsv" "$dir" 2>&1)
+	out=$(tests/lib/scenarios.sh "$tsv" "$dir" 2>&1 | head -c "$cap")
+	[ "$(LC_ALL=C; echo ${#out})" -lt "$cap" ] ||
+		echo "${tsv##*/}: FAIL: the table printed more than $cap bytes (the most it may print); the rest was not read"
 	while IFS= read -r l; do
 		case $l in
 		'ok '*) n=$((n + 1)) ;;

@@ -523,7 +523,6 @@ START_TEST(a_task_that_spins_is_reported_as_a_soft_lockup)
 	ck_assert_msg(r.status == EXIT_OOPS && strstr(r.output, "soft lockup") && strstr(r.output, "spinner_main"),
 		      "a spinning task was not reported as a soft lockup in spinner_main (status %d):\n%s",
 		      r.status, r.output);
-	ck_assert_msg(r.seconds < 2 * KTEST_SLOWDOWN, "the soft lockup took %.1f s to report", r.seconds);
 }
 END_TEST
 
