@@ -19,7 +19,7 @@
 #     with the paths expected; one that does not compile 0 with the
 #     compiler's error; the submission gate refuses the adversary below
 #     (its file graded as handed out, the refusal said); behind the gate
-#     (GRADE_SKIP_GATE=1) an adversary (wrong code that reads solutions,
+#     (GRADE_GATE=0) an adversary (wrong code that reads solutions,
 #     writes the grader's files, forges result lines, exits early and
 #     floods its output) scores 0, changes none of the grader's files, and
 #     no solution text appears in anything the run left.  Every copy of the
@@ -313,9 +313,9 @@ __attribute__((constructor)) static void adversary(void)
 }
 EOF
 # The layers behind the submission gate, alone: the gate would refuse this
-# file (GRADE_SKIP_GATE, which only the grader's own environment can set).
+# file (GRADE_GATE=0, which only the grader's own environment can set).
 cp -r "$root/submission" "$work/adversary-submission"
-if read -r score max < <(gradescope adversary GRADE_SKIP_GATE=1); then
+if read -r score max < <(gradescope adversary GRADE_GATE=0); then
 	[ "$score" = 0 ] && ok "Gradescope, the adversary (wrong code that reads, writes, forges, exits early, floods) scores 0 of $max" ||
 		bad "Gradescope, the adversary scores $score of $max"
 	(cd "$root/source" && sha256sum --quiet -c "$work/source.sums") >"$work/source.changed" 2>&1 &&

@@ -282,10 +282,10 @@ for n in $stages; do
 	# file it refuses is graded as the handed-out skeleton (its shape without
 	# the @ lines), so its exercises score 0 and none of its code runs; the
 	# refusals go in the note.
-	# GRADE_SKIP_GATE=1 leaves it out: for the tests of the layers behind it
+	# GRADE_GATE=0 leaves it out: for the tests of the layers behind it
 	# (tests/grade/check-grade.sh); a submission cannot set the grader's environment.
-	if [ -n "${GRADE_SKIP_GATE:-}" ]; then
-		echo "stage $n: the submission gate was left out (GRADE_SKIP_GATE)" >>"$note"
+	if [ "${GRADE_GATE:-1}" = 0 ]; then
+		echo "stage $n: the submission gate was left out (GRADE_GATE=0)" >>"$note"
 		grc=0
 	else
 		(cd "$tree" && GATE_REFUSED="$sd/gate.refused" GATE_ONLY=source \
@@ -365,7 +365,7 @@ for n in $stages; do
 	fi
 	# The gate's second half, on the objects just compiled and before any of them runs: a refusal scores the stage 0.
 	grc=0
-	[ -n "${GRADE_SKIP_GATE:-}" ] || (cd "$tree" && GATE_ONLY=objects tests/grade/gate.sh "$src/build/tools/gate" "$n" \
+	[ "${GRADE_GATE:-1}" = 0 ] || (cd "$tree" && GATE_ONLY=objects tests/grade/gate.sh "$src/build/tools/gate" "$n" \
 		"exercises/stage$n" "$tree/build/student/stage$n" "$tree"/build/kernel/*.o) >"$sd/objgate.msg" 2>&1 || grc=$?
 	if [ $grc != 0 ]; then
 		[ $grc = 1 ] || { echo "grade.sh: the submission gate could not run on stage $n's objects:" >&2; cat "$sd/objgate.msg" >&2; exit 2; }
