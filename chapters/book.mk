@@ -25,6 +25,7 @@ BOOK_KSIMS := build/stage0/ksim $(foreach n,$(STAGES),build/stage$(n)/ksim)
 BOOK_KSIMS += build/stage4/tests/test_explore build/mistake/stage4/remove-self-wakes-before-unbreak/test_explore
 BOOK_KSIMS += build/stage5/tests/test_explore build/mistake/stage5/handle-per-file-as-first-merged/test_explore \
 	build/mistake/stage5/provider-by-value/test_explore
+BOOK_KSIMS += build/stage5/tests/test_chardev
 BOOK_FILTERS := code/tools/include.lua code/tools/book.lua
 BOOK_STYLE := code/tools/book.yaml code/tools/book.css
 # pandoc 2.19 renamed --self-contained to --embed-resources --standalone, and

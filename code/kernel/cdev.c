@@ -20,6 +20,7 @@ static DEFINE_MUTEX(cdev_lock);
  * tasks, and the stages' explored schedules stay what they were.
  */
 DELAY_POINT(chrdev_read)
+DELAY_POINT(chrdev_poll)	/* the same, before a poll */
 
 void cdev_init(struct cdev *cdev, const struct file_operations *fops)
 {
@@ -156,6 +157,15 @@ long vfs_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 	if (!file->f_op->unlocked_ioctl)
 		return -ENOTTY;
 	return file->f_op->unlocked_ioctl(file, cmd, arg);
+}
+
+unsigned int vfs_poll(struct file *file)
+{
+	if (delay_armed("chrdev_poll"))
+		delay_point("chrdev_poll");
+	if (!file->f_op->poll)
+		return POLLIN | POLLOUT;
+	return file->f_op->poll(file);
 }
 
 /*

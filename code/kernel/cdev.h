@@ -141,6 +141,20 @@ ssize_t kernel_read(struct file *file, void *buf, size_t len, loff_t *pos);
 long vfs_ioctl(struct file *file, unsigned int cmd, unsigned long arg);
 
 /**
+ * vfs_poll - the driver's poll on an open file: what the file is ready for, now.
+ * @file: the file
+ *
+ * A delay point, chrdev_poll, sits before the call when armed (as
+ * chrdev_read does before a read): a scenario polls a file held open
+ * across an unplug.
+ *
+ * Context: may sleep.  Return: the POLL* mask (fs.h); a file without a
+ * poll is always ready to read and write (POLLIN | POLLOUT), as the
+ * kernel's DEFAULT_POLLMASK says.
+ */
+unsigned int vfs_poll(struct file *file);
+
+/**
  * fput - the last close of @file: the driver's release(), then drop the
  * file's references on the cdev and its module, and free the file.
  * @file: an open file; not to be used after

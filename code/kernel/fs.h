@@ -40,8 +40,26 @@ struct file_operations {
 	int (*open)(struct inode *inode, struct file *file);
 	ssize_t (*read)(struct file *file, char *buf, size_t len, loff_t *ppos);
 	long (*unlocked_ioctl)(struct file *file, unsigned int cmd, unsigned long arg);
+	unsigned int (*poll)(struct file *file);	/* the POLL* mask below, now */
 	int (*release)(struct inode *inode, struct file *file);
 };
+
+/*
+ * The bits a poll returns (the kernel's values): data to read, room to
+ * write, an error, the device hung up.  A driver whose device is gone
+ * answers POLLHUP | POLLERR, so a program waiting in poll() wakes and
+ * learns it.
+ *
+ * Differences from the kernel: poll is called with the file only, and
+ * answers what is true now, as poll(2) with a timeout of 0 does.  There is
+ * no poll_table: the kernel's driver registers the task on its wait queue
+ * (poll_wait()) and drops it when poll(2) returns, so a sleeping poll is
+ * never inside the driver and never holds the device up.
+ */
+#define POLLIN		0x0001
+#define POLLOUT		0x0004
+#define POLLERR		0x0008
+#define POLLHUP		0x0010
 
 /*
  * struct file - one open of a device node.  f_op is the cdev's operations,

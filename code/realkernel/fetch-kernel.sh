@@ -4,7 +4,7 @@
 #
 # The .deb is fetched with apt-get download (no dpkg database, no boot loader
 # touched) and unpacked with dpkg-deb.  Of its ~400 MB only vmlinuz, the
-# config and the storage drivers are kept.  The package ships no
+# config, the storage drivers and uinput are kept.  The package ships no
 # modules.dep; depmod -b builds it for the kept tree, so that busybox's
 # modprobe in the guest finds each module's dependencies.
 set -eu
@@ -30,6 +30,9 @@ for d in drivers/scsi drivers/ata block lib crypto arch/x86/crypto; do
 	mkdir -p "$tmp/k/$m/kernel/$d"
 	cp -r "$tmp/x/$m/kernel/$d/." "$tmp/k/$m/kernel/$d/"
 done
+# uinput, the maker of mousedev-hangup's mouse (Debian builds mousedev itself in).
+mkdir -p "$tmp/k/$m/kernel/drivers/input/misc"
+cp "$tmp/x/$m/kernel/drivers/input/misc"/uinput.ko* "$tmp/k/$m/kernel/drivers/input/misc/"
 depmod -b "$tmp/k" "$abi"
 rm -rf "$dir" && mv "$tmp/k" "$dir" && rm -rf "$tmp"
 echo "  UNPACK  $dir ($(du -sm "$dir" | cut -f1) MB kept)"

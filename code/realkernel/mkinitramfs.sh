@@ -5,7 +5,7 @@
 # mkfifo...).  Only the modules the scenarios load are copied in, with
 # modules.dep rebuilt for them (depmod -b), plus our test modules under
 # extra/ (MODULE...).  RUNDIR holds the scenario runners made by steps.awk
-# (NAME.run).
+# (NAME.run) and, under bin/, the static programs they run besides busybox.
 set -eu
 kdir=$(cd "$1" && pwd) abi=$2 rundir=$3 out=$4
 shift 4
@@ -20,7 +20,9 @@ LC_ALL=C ldd /bin/busybox 2>&1 | grep -q "not a dynamic executable" ||
 cp code/realkernel/init.sh "$root/init"
 chmod +x "$root/init"
 cp "$rundir"/*.run "$root/scenarios/"
-for m in $(/sbin/modprobe -d "$kdir" -S "$abi" --show-depends -a sd_mod ahci | awk '$1 == "insmod" { print $2 }' | sort -u); do
+# The scenarios' own static programs (uinput-mouse), next to busybox's applets.
+[ ! -d "$rundir/bin" ] || cp "$rundir"/bin/* "$root/bin/"
+for m in $(/sbin/modprobe -d "$kdir" -S "$abi" --show-depends -a sd_mod ahci uinput | awk '$1 == "insmod" { print $2 }' | sort -u); do
 	rel=${m#"$kdir"/}
 	mkdir -p "$root/$(dirname "$rel")"
 	cp "$m" "$root/$rel"

@@ -6,7 +6,8 @@
 #   2. that kernel, fetched and unpacked without installing it (fetch-kernel.sh),
 #      once per kernel version, under build/real-kernel/linux-VERSION/;
 #   3. our test modules (module/selfremove.c, module/naivechr.c) built against its headers;
-#   4. a busybox initramfs with the scenarios' runners (steps.awk, mkinitramfs.sh);
+#   4. a busybox initramfs with the scenarios' runners (steps.awk, mkinitramfs.sh)
+#      and their static programs (tools/uinput-mouse.c);
 #   5. one VM per scenario, JOBS at a time, each with a hard time limit (boot.sh);
 #   6. the check: the predictions of stages 4 and 5 against their ksim and the
 #      consoles (check.sh).
@@ -26,7 +27,8 @@ code/tools/deps.sh "linux-headers-$abi"
 
 mkdir -p "$B"
 kdir=$B/linux-$V
-if [ ! -f "$kdir/boot/vmlinuz-$abi" ]; then
+# An unpacked tree from before uinput was kept has no uinput.ko: fetch again.
+if [ ! -f "$kdir/boot/vmlinuz-$abi" ] || ! ls "$kdir/lib/modules/$abi/kernel/drivers/input/misc/"uinput.ko* >/dev/null 2>&1; then
 	# A new kernel version replaces the old one's unpacked tree.
 	find "$B" -maxdepth 1 -name 'linux-*' -type d -exec rm -rf {} +
 	$here/fetch-kernel.sh "$V" "$kdir"
@@ -53,7 +55,11 @@ if [ -n "$stale" ]; then
 fi
 
 scenarios=${SCENARIOS:-$(cd $here/scenarios && ls *.sh | sed 's/\.sh$//')}
-rm -rf "$B/run" && mkdir -p "$B/run"
+rm -rf "$B/run" && mkdir -p "$B/run/bin"
+# The scenarios' programs besides busybox (tools/), static: the guest has no libc.
+for t in $here/tools/*.c; do
+	${CC:-gcc} -static -O2 -Wall -Wextra -Werror -o "$B/run/bin/$(basename "$t" .c)" "$t"
+done
 for s in $scenarios; do
 	[ -f "$here/scenarios/$s.sh" ] || { echo "real-kernel: no scenario $here/scenarios/$s.sh" >&2; exit 2; }
 	awk -v mode=guest -f $here/steps.awk "$here/scenarios/$s.sh" >"$B/run/$s.run"

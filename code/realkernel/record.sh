@@ -47,3 +47,6 @@ excerpt break-vs-locked-unplug '^@@ [0-9]+ \$ echo 1 >' '^@@ 4 rc='
 # driver's ENODEV.
 excerpt naive-chardev '^@@ [0-9]+ \$ exec 3<>' '^\[ *[0-9.]+\] RIP: '
 excerpt fixed-chardev '^@@ [0-9]+ \$ exec 3<>' '^@@ 8 rc='
+# The kernel's own hang-up: a reader asleep in mousedev_read() fails with
+# ENODEV when its uinput mouse is destroyed.
+excerpt mousedev-hangup '^@@ [0-9]+ \$ exec 3<' '^@@ 8 rc='

@@ -1,4 +1,4 @@
-/* devfile.c - a scenario's programs on files under /dev: cat reads a character device, ioctl calls its driver. */
+/* devfile.c - a scenario's programs on files under /dev: cat reads a character device, ioctl and poll call its driver. */
 #include <stdio.h>
 #include <string.h>
 #include "cdev.h"
@@ -62,6 +62,32 @@ int do_ioctl(const struct command *c)
 		out_printf("%ld\n", ret);
 	fd_close(fd);
 	return ret < 0 ? (int)ret : 0;
+}
+
+/*
+ * What poll(2) with a timeout of 0 tells, one line on stdout: the bits of
+ * the mask by name, lowest first ("POLLERR|POLLHUP"), or "0" for none.
+ */
+int do_poll(const struct command *c)
+{
+	static const struct { unsigned int bit; const char *name; } bits[] = {
+		{ POLLIN, "POLLIN" }, { POLLOUT, "POLLOUT" }, { POLLERR, "POLLERR" }, { POLLHUP, "POLLHUP" },
+	};
+	struct file *file;
+	int fd = dev_open("poll", c->arg, VFS_READ, &file);
+	unsigned int mask;
+	char line[64] = "";
+
+	if (fd < 0)
+		return fd;
+	mask = vfs_poll(file);
+	for (size_t i = 0; i < ARRAY_SIZE(bits); i++)
+		if (mask & bits[i].bit)
+			snprintf(line + strlen(line), sizeof(line) - strlen(line), "%s%s", line[0] ? "|" : "",
+				 bits[i].name);
+	out_printf("%s\n", line[0] ? line : "0");
+	fd_close(fd);
+	return 0;
 }
 
 void dev_file_close(void *file)

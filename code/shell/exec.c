@@ -200,8 +200,8 @@ static __noinline int do_ls(const struct command *c)
 
 int run_program(const struct command *c)
 {
-	/* Only cat, echo and ioctl open files: the others are under way once started. */
-	if (c->kind != CMD_CAT && c->kind != CMD_IOCTL && !(c->kind == CMD_ECHO && c->redir))
+	/* Only cat, echo, ioctl and poll open files: the others are under way once started. */
+	if (c->kind != CMD_CAT && c->kind != CMD_IOCTL && c->kind != CMD_POLL && !(c->kind == CMD_ECHO && c->redir))
 		job_settle();
 	switch (c->kind) {
 	case CMD_INSMOD:
@@ -223,6 +223,8 @@ int run_program(const struct command *c)
 		return 0;
 	case CMD_IOCTL:
 		return do_ioctl(c);
+	case CMD_POLL:
+		return do_poll(c);
 	default:
 		err_printf("sh: %s: not a program", c->argv[0]);
 		return -EINVAL;

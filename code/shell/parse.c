@@ -235,17 +235,30 @@ static bool check_number(struct parser *p, struct token *t, const char *what, un
 	return true;
 }
 
-/* ioctl FILE CMD [ARG]: the file, then the numbers the driver's unlocked_ioctl gets. */
-static bool check_ioctl(struct parser *p, struct cmdline *cl)
+/* check_dev_node - the file of ioctl or poll: a path under /dev/, kept in c.arg. */
+static bool check_dev_node(struct parser *p, struct cmdline *cl, const char *prog)
 {
 	cl->c.arg = strdup(cl->w[1]->text);
 	if (check_path(p, cl->w[1]) && strncmp(cl->w[1]->text, "/dev/", 5) != 0) {
-		perr_at(p, cl->w[1], "ioctl: '%s': only a device node (/dev/NAME) has an ioctl", cl->w[1]->text);
+		perr_at(p, cl->w[1], "%s: '%s': only a device node (/dev/NAME) has %s %s", prog, cl->w[1]->text,
+			strcmp(prog, "ioctl") == 0 ? "an" : "a", prog);
 		return false;
 	}
-	if (!check_path(p, cl->w[1]) || !check_number(p, cl->w[2], "command", &cl->c.ioctl_cmd))
+	return check_path(p, cl->w[1]);
+}
+
+/* ioctl FILE CMD [ARG]: the file, then the numbers the driver's unlocked_ioctl gets. */
+static bool check_ioctl(struct parser *p, struct cmdline *cl)
+{
+	if (!check_dev_node(p, cl, "ioctl") || !check_number(p, cl->w[2], "command", &cl->c.ioctl_cmd))
 		return false;
 	return cl->nw < 4 || check_number(p, cl->w[3], "argument", &cl->c.ioctl_arg);
+}
+
+/* poll FILE: a device node, whose driver's poll says what the file is ready for. */
+static bool check_poll(struct parser *p, struct cmdline *cl)
+{
+	return check_dev_node(p, cl, "poll");
 }
 
 static bool check_device(struct parser *p, struct cmdline *cl)
@@ -502,6 +515,7 @@ static const struct cmd_spec specs[] = {
 	{ "hung_timeout", CMD_HUNG_TIMEOUT, 1, 1, false, false, "hung_timeout TIME", check_hung_timeout },
 	{ "config", CMD_CONFIG, 1, 1, false, false, "config NAME=y|n", check_config },
 	{ "ioctl", CMD_IOCTL, 2, 3, true, false, "ioctl FILE CMD [ARG]", check_ioctl },
+	{ "poll", CMD_POLL, 1, 1, true, false, "poll FILE", check_poll },
 	{ "expect", CMD_EXPECT, 1, -1, false, false, "expect ok|fail|output|loaded|unloaded|modref ...", check_expect },
 };
 
@@ -545,7 +559,7 @@ static bool finish(struct parser *p, struct cmdline *cl, bool first_on_line, siz
 		if (strcmp(specs[i].name, name->text) == 0)
 			spec = &specs[i];
 	if (!spec) {
-		perr_at(p, name, "unknown command '%s' (insmod rmmod lsmod ls cat echo ioctl kill sleep wait "
+		perr_at(p, name, "unknown command '%s' (insmod rmmod lsmod ls cat echo ioctl poll kill sleep wait "
 			"jobs plug unplug delay await settle trace hung_timeout config expect)", name->text);
 		return false;
 	}

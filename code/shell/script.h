@@ -16,6 +16,7 @@
  * Programs (each runs as a task of its own; '&' runs it in the background):
  *	insmod NAME|PATH.ko   rmmod NAME   lsmod   ls [PATH]   sleep TIME
  *	cat FILE...   cat > FILE &   echo [-n] WORDS [> FILE | >> FILE]
+ *	ioctl /dev/NAME CMD [ARG]   poll /dev/NAME
  * Shell builtins (run in the shell's task, never in the background):
  *	kill %N|%%|%+|%-   wait [%N|%%|%+|%-]   jobs
  * "wait %N" waits for job N, "wait" for every job; either way the job's
@@ -71,7 +72,7 @@ void tokens_free(struct tokens *t);
 enum cmd_kind {
 	CMD_INSMOD, CMD_RMMOD, CMD_LSMOD, CMD_LS, CMD_CAT, CMD_ECHO,
 	CMD_KILL, CMD_SLEEP, CMD_WAIT, CMD_JOBS,
-	CMD_PLUG, CMD_UNPLUG, CMD_DELAY, CMD_AWAIT, CMD_SETTLE, CMD_TRACE, CMD_HUNG_TIMEOUT, CMD_CONFIG, CMD_IOCTL,
+	CMD_PLUG, CMD_UNPLUG, CMD_DELAY, CMD_AWAIT, CMD_SETTLE, CMD_TRACE, CMD_HUNG_TIMEOUT, CMD_CONFIG, CMD_IOCTL, CMD_POLL,
 	CMD_EXPECT,
 };
 

@@ -77,6 +77,8 @@ void job_sleep(long ms);
 int do_cat_dev(const char *path);
 /* do_ioctl - ioctl FILE CMD ARG: open, the driver's unlocked_ioctl, close; prints what it returned. */
 int do_ioctl(const struct command *c);
+/* do_poll - poll /dev/NAME: open, the driver's poll, close; prints the mask ("POLLERR|POLLHUP"). */
+int do_poll(const struct command *c);
 /* dev_file_close - the last close of a device file (fput()). */
 void dev_file_close(void *file);
 

@@ -7,6 +7,7 @@
 
 DELAY_POINT(mousedev_read)
 DELAY_POINT(mousedev_ioctl)
+DELAY_POINT(mousedev_wait)
 
 DEFINE_MUTEX(mousedev_lock);
 struct revocable_provider *mousedev_providers[MOUSEDEV_MAX];
@@ -28,6 +29,25 @@ ssize_t mousedev_show(struct mousedev *m, char *buf, size_t len)
 	delay_point("mousedev_read");
 	return snprintf(buf, len, "%d\n", m->clicks);
 }
+
+/* [mousedev-wait-show] */
+ssize_t mousedev_wait_show(struct mousedev *m, char *buf, size_t len)
+{
+	char what[64];
+	bool dead;
+
+	snprintf(what, sizeof(what), "mousedev_wait_show: a click of %s, or its hang-up", m->name);
+	delay_point("mousedev_wait");
+	/* Asleep inside the caller's access: the revoke waits for this, and only a wake ends it. */
+	wait_event_desc(&m->wait, what, m->clicks > 0 || m->dead);
+	wait_queue_lock(&m->wait);
+	dead = m->dead;
+	wait_queue_unlock(&m->wait);
+	if (dead)
+		return -ENODEV;
+	return mousedev_show(m, buf, len);
+}
+/* [/mousedev-wait-show] */
 
 ssize_t mousedev_copy_out(const char *text, size_t n, char *buf, size_t len, loff_t *ppos)
 {
@@ -56,9 +76,38 @@ long mousedev_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 	delay_point("mousedev_ioctl");
 	revocable_init(file->private_data, &rev);
 	m = revocable_try_access(&rev);
-	if (m)
+	if (m) {
+		/* Under the lock the readers test it; then wake them: there is something to read. */
+		wait_queue_lock(&m->wait);
 		ret = ++m->clicks;
+		wait_queue_unlock(&m->wait);
+		wake_up_all(&m->wait);
+	}
 	revocable_withdraw_access(&rev);	/* NULL or not: the access ends here */
 	revocable_deinit(&rev);
 	return ret;
+}
+
+/*
+ * The kernel's mousedev_poll() answers from the device's exist flag; here
+ * the access answers too: a revoked provider is a device gone.  No
+ * registration on the wait queue (fs.h): the answer is for now.
+ */
+unsigned int mousedev_poll(struct file *file)
+{
+	struct revocable rev;
+	struct mousedev *m;
+	unsigned int mask = POLLHUP | POLLERR;
+
+	revocable_init(file->private_data, &rev);
+	m = revocable_try_access(&rev);
+	if (m) {
+		wait_queue_lock(&m->wait);
+		if (!m->dead)
+			mask = POLLOUT | (m->clicks > 0 ? POLLIN : 0);
+		wait_queue_unlock(&m->wait);
+	}
+	revocable_withdraw_access(&rev);
+	revocable_deinit(&rev);
+	return mask;
 }

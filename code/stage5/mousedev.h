@@ -8,6 +8,7 @@
 #include <devtmpfs.h>
 #include <mutex.h>
 #include <revocable.h>
+#include <wait.h>
 
 /*
  * The same story as stage 1's mouse, one layer down.  In 2007 an open
@@ -23,6 +24,10 @@
  * delay points widen the windows: mousedev_read inside the device's read
  * (mousedev_show()), mousedev_ioctl between an ioctl's start and its
  * look at the mouse.
+ *
+ * The fixed driver's read of a mouse never clicked waits for the first
+ * click, as the kernel's mousedev read waits for a packet: a task asleep
+ * inside the driver, which remove() must wake (the hang-up, below).
  */
 #define MOUSEDEV_MAJOR		13	/* the kernel's input major */
 #define MOUSEDEV_MINOR_BASE	32	/* /dev/input/mouse0 is 13:32 */
@@ -31,10 +36,13 @@
 
 /* struct mousedev - the driver's data for one mouse: devm_kzalloc()'d at probe, freed after remove(). */
 struct mousedev {
-	int clicks;
+	int clicks;			/* the fixed driver changes it under wait's lock */
 	int minor;			/* 0..MOUSEDEV_MAX-1: /dev/mouseN */
 	char name[16];
 	struct cdev cdev;		/* the naive driver's cdev (the fixed one's is cdev_alloc()'d) */
+	/* The fixed driver's: readers waiting for a click sleep on wait, until a click or the hang-up. */
+	struct wait_queue_head wait;
+	bool dead;			/* set by mousedev_hangup(), under wait's lock; never cleared */
 };
 
 /**
@@ -70,6 +78,46 @@ ssize_t mousedev_show(struct mousedev *m, char *buf, size_t len);
  */
 ssize_t mousedev_copy_out(const char *text, size_t n, char *buf, size_t len, loff_t *ppos);
 
+/**
+ * mousedev_wait_show - the fixed driver's read of the device: wait for a click, then mousedev_show().
+ * @m: the mouse's data, inside an access (the revoke waits for the caller)
+ * @buf: where to
+ * @len: its size
+ *
+ * A mouse never clicked has nothing to say: the caller sleeps on @m->wait
+ * until a click (MOUSEDEV_IOC_CLICK) or mousedev_hangup().  The sleep is
+ * inside the caller's access, so remove() cannot finish its revoke while
+ * the caller sleeps: only the hang-up ends it.  The delay point
+ * mousedev_wait sits before the first look.
+ *
+ * Context: may sleep, for as long as nobody clicks.  Return: the length of
+ * the text, or -ENODEV if the mouse was hung up.
+ */
+ssize_t mousedev_wait_show(struct mousedev *m, char *buf, size_t len);
+
+/**
+ * mousedev_hangup - the device is gone: mark it dead and wake every reader asleep on it.
+ * @m: the mouse's data
+ *
+ * The kernel's mousedev_mark_dead() and mousedev_hangup(), in one.  A
+ * reader asleep in mousedev_wait_show() is inside an access: without the
+ * wake, remove()'s revoke waits for it, and it waits for a click that
+ * will never come.  remove() calls this before it revokes.  The mark is
+ * made under @m->wait's lock, where the sleepers test it.
+ *
+ * Context: may sleep.  Return: nothing.
+ */
+void mousedev_hangup(struct mousedev *m);
+
+/**
+ * mousedev_poll - what an open file of the fixed driver is ready for, through one access.
+ * @file: an open file of mousedev_open()
+ *
+ * Context: may sleep.  Return: POLLHUP | POLLERR once the mouse is hung up
+ * or revoked; else POLLOUT, and POLLIN if a read would not wait.
+ */
+unsigned int mousedev_poll(struct file *file);
+
 /*
  * The fixed driver (modules/mousedev.c) puts a revocable provider between
  * its open files and its data.  The shape is sysfs's active reference
@@ -80,8 +128,9 @@ ssize_t mousedev_copy_out(const char *text, size_t n, char *buf, size_t len, lof
  *	read, ioctl	each is one access: revocable_try_access() ...
  *			revocable_withdraw_access() (SRCU: kernfs's s_active),
  *			-ENODEV once the provider is revoked
- *	remove()	revokes: no new access sees the mouse, the ones in
- *			flight are waited for; then devres frees the mouse
+ *	remove()	hangs up (wakes the reads asleep inside an access),
+ *			then revokes: no new access sees the mouse, the ones
+ *			in flight are waited for; then devres frees the mouse
  *	release		drops the open's reference; the last one frees the
  *			provider, however late
  *

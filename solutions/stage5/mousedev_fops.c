@@ -1,4 +1,4 @@
-/* mousedev_fops.c - the fixed mouse driver's file operations: every call into the driver through the revocable provider. */
+/* mousedev_fops.c - the fixed mouse driver's file operations, every call through the revocable provider, and its hang-up. */
 #include <exercise.h>
 #include <mousedev.h>
 #include <mutex.h>
@@ -36,7 +36,7 @@ ssize_t mousedev_read(struct file *file, char *buf, size_t len, loff_t *ppos)
 	revocable_init(file->private_data, &rev);
 	m = revocable_try_access(&rev);
 	if (m)
-		n = mousedev_show(m, text, sizeof(text));
+		n = mousedev_wait_show(m, text, sizeof(text));	/* may sleep: a hang-up wakes it */
 	revocable_withdraw_access(&rev);	/* NULL or not; after it, m may be freed */
 	revocable_deinit(&rev);
 	if (n < 0)
@@ -53,5 +53,16 @@ int mousedev_release(struct inode *inode, struct file *file)
 	revocable_provider_put(file->private_data);	/* the last one frees the provider */
 	return 0;
 	/* STUB: (void)inode; (void)file; return 0; */
+	/* END EXERCISE */
+}
+
+void mousedev_hangup(struct mousedev *m)
+{
+	/* BEGIN EXERCISE mousedev_hangup */
+	wait_queue_lock(&m->wait);
+	m->dead = true;		/* under the lock the sleepers test it with */
+	wait_queue_unlock(&m->wait);
+	wake_up_all(&m->wait);	/* each sleeper tests again, finds dead, leaves its access */
+	/* STUB: (void)m; */
 	/* END EXERCISE */
 }

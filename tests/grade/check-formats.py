@@ -65,8 +65,27 @@ HOSTILE = [
 ]
 
 
-def unit(stage_dir, name, rows, files=None, status="1"):
-    d = os.path.join(stage_dir, "work", name)
+KEY = "0123456789abcdef0123456789abcdef"
+CANARY = "unplug_release_twice_module"
+
+
+def unit(stage_dir, name, rows, files=None, status="1", verdicts=None):
+    """A unit as grade.sh leaves it: its results.tsv (rows), and on the trusted side what an honest
+    run sends (a pass per passing row, Check's counts with the canary failed) unless verdicts says."""
+    trusted = os.path.join(stage_dir, "trusted")
+    d = os.path.join(trusted if name == "scenarios.tsv" else os.path.join(stage_dir, "work"), name)
+    if name != "scenarios.tsv":
+        os.makedirs(trusted, exist_ok=True)
+        with open(os.path.join(trusted, name + ".key"), "w") as f:
+            f.write(KEY + "\n" + CANARY + "\n")
+        if verdicts is None:
+            names = {r[2] for r in rows if r[2] not in ("(suite)", CANARY)}
+            passes = {r[2] for r in rows if r[3] == "pass"}
+            verdicts = ["pass\t%s" % p for p in sorted(passes)] + ["summary\t%d\t%d" % (len(names) + 1, len(names) - len(passes) + 1)]
+        with open(os.path.join(trusted, name + ".verdicts"), "w") as f:
+            for v in verdicts:
+                what, rest = v.split("\t", 1)
+                f.write("%s\t%s\t%s\t%s\n" % (KEY, what, name, rest) if not v.startswith("RAW\t") else rest + "\n")
     os.makedirs(os.path.join(d, "out"), exist_ok=True)
     os.makedirs(os.path.join(stage_dir, "units"), exist_ok=True)
     with open(os.path.join(stage_dir, "units", name + ".status"), "w") as f:
@@ -213,6 +232,38 @@ if out:
     ok("exit status 137" in byname["stage 1: ex_b"]["output"] or "reported 1 of" in byname["stage 1: ex_b"]["output"],
        "partial: a unit that ended with a signal fails")
     ok("malformed" in byname["stage 1: ex_c"]["output"], "partial: a malformed line is named")
+
+
+# 2b. Tampering: each voids the whole grading (every exercise 0, the reason said), though the rest looks right.
+def honest_but(stage_dir, d, a_verdicts=None, a_rows=None):
+    a = a_rows or [["check", "suite_a", "t_one", "pass", "-", "-", "-"], ["check", "suite_a", "t_two", "pass", "-", "-", "-"],
+                   ["check", "suite_a", "t_given", "pass", "-", "-", "-"], ["check", "suite_a", CANARY, "fail", "-", "-", "-"]]
+    unit(stage_dir, "suite_a", a, status="1", verdicts=a_verdicts)
+    unit(stage_dir, "suite_b", [["check", "suite_b", "t_three", "pass", "-", "-", "-"]], status="0")
+    unit(stage_dir, "scenarios.tsv", [["scenario", "scenarios.tsv", "code/scenarios/x.ksh", "pass", "-", "-", "-"]], status="0")
+
+
+ALL_A = ["pass\tt_one", "pass\tt_two", "pass\tt_given"]
+for case, av, arows, why in (
+        ("control", None, None, None),
+        ("canary-passed", ALL_A + ["pass\t" + CANARY, "summary\t4\t0"], None, "the canary " + CANARY),
+        ("summary-claims-more", ["pass\tt_one", "pass\tt_given", "summary\t4\t0"], None, "Check's own counts say 4 of 4"),
+        ("results-claim-more", ["pass\tt_one", "pass\tt_given", "summary\t4\t2"], None, "its results say t_two passed"),
+        ("no-key", ALL_A + ["summary\t4\t1", "RAW\tpass\tsuite_a\tt_two"], None, "a line without this grading's key"),
+        ("unknown-pass", ALL_A + ["pass\tt_other", "summary\t4\t1"], None, "passes of tests it does not have"),
+        ("canary-claimed", None, [["check", "suite_a", n, "pass", "-", "-", "-"] for n in ("t_one", "t_two", "t_given", CANARY)],
+         "its results say the canary")):
+    out = run("tamper-" + case, lambda sd, d: honest_but(sd, d, av, arows))
+    if not out:
+        continue
+    r, c, _ = read_back("tamper-" + case, out)
+    summary = open(os.path.join(out, "summary.txt")).read()
+    if why is None:
+        ok(r["score"] == 40, "tamper control: the same run, honest, scores 40 of 40 (%s)" % r["score"])
+    else:
+        ok(r["score"] == 0 and all(t["score"] == 0 for t in r["tests"]) and why in r["output"] and "tampered" in summary
+           and all(e["status"] == "fail" for e in c["tests"]),
+           "tamper %s: the grading is void, 0 everywhere, and says why (%s)" % (case, why))
 
 
 # 3. The scoring model.

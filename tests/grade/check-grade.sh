@@ -43,6 +43,14 @@
 #  5. The Classroom workflow (python3's yaml) and its grading step: the
 #     log names each failed exercise and one total, equal to Gradescope's;
 #     a grading run that fails records 0 of the stages' points.
+#  6. The verdicts' own layer (tests/grade/check-verdicts.sh, as root): with
+#     the submission gate off (GRADE_GATE=0), stage 1's skeleton plus each
+#     attack of tests/grade/attacks/ (Check's log rewritten at exit, a helper
+#     editing the results, _exit/exit/abort or waitpid redefined, a test
+#     that exits 0) scores 0 and the grading says it was tampered with, in
+#     the namespaces and in the fallback without them; a helper that reads
+#     the suite's memory for the key signs nothing; the reference scores
+#     full marks and the skeleton 0, canaries present and failed.
 # Parts 0 and 2 cover every stage with exercises: GRADED_STAGES (the
 # Makefile's), else code/tools/stages.sh --graded.
 set -u
@@ -772,6 +780,19 @@ print(r["max_score"])' >"$gh/check2" 2>&1 && grep -q "grading failed" "$gh/log2"
 	else
 		bad "Classroom step, failed grading: $(tail -n 3 "$gh/check2")"
 	fi
+fi
+
+cpu "6. the verdicts"
+# ---- 6. the verdicts' own layer against attacks, gate off, both sandbox modes (check-verdicts.sh)
+if [ "$(id -u)" != 0 ]; then
+	bad "the verdicts' attacks run the grader as root, as Gradescope does: run make check-grade as root"
+else
+	while IFS= read -r l; do
+		case $l in
+		'ok '*) ok "verdicts: ${l#ok }" ;;
+		'FAIL '*) bad "verdicts: ${l#FAIL }" ;;
+		esac
+	done < <(tests/grade/check-verdicts.sh "$work/verdicts" 2>&1)
 fi
 
 cpu "the end"

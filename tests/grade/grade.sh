@@ -384,7 +384,17 @@ for n in $stages; do
 	nw=$(find "$tree/build/student/stage$n" -name '*.warnings' -exec cat {} + 2>/dev/null | grep -c ': warning: ')
 	[ "$nw" = 0 ] || echo "stage $n: your code compiles with $nw warning$([ "$nw" = 1 ] || echo s)" \
 		"(the compiler's words are in stage$n/build.log)" >>"$note"
-	# Each unit the course lists for this stage, one at a time.
+	# Each unit the course lists for this stage, one at a time.  What decides
+	# a verdict reaches only trusted/, which the submission's user cannot
+	# open (README, "Grading a course"): a suite's passes come through a pipe
+	# this script opened (ktest.c), signed with a key only it and the suite
+	# read, beside a canary under a name drawn here; a table's rows are judged
+	# here, scenarios.sh run by this user, ksim alone in the sandbox
+	# (tests/grade/ksim-row.sh).  work/UNIT, which that user writes, gives
+	# the failures' messages and Check's own claims, held against the
+	# verdicts by gradefmt.py.
+	tdir=$sd/trusted
+	mkdir -p "$tdir" && chmod 700 "$tdir"
 	units=$(awk -F'\t' -v n="$n" '$1 == n && !/^#/ { sub(/:.*/, "", $2); if (!seen[$2]++) print $2 }' tests/grade/points.tsv)
 	for u in $units; do
 		budget
@@ -392,16 +402,46 @@ for n in $stages; do
 			echo "stage $n did not finish within $limit s and $cpu_s CPU-seconds and was stopped; its units without a result score zero" >"$sd/stop.msg"
 			break
 		fi
-		case $u in
-		scenarios.tsv) what=(--scenarios "tests/stage$n/scenarios.tsv") ;;
-		*) what=("$tree/build/student/stage$n/tests/$u") ;;
-		esac
+		if [ "$u" = scenarios.tsv ]; then
+			mkdir -p "$tdir/$u"
+			(nolock; cd "$tree" && KSIM="$src/tests/grade/ksim-row.sh $sandbox $hide $tree/build/student/stage$n/ksim --sched nonpreemptive" \
+				KTEST_HANG_FILE="$sd/hang" timeout -k 5 "$step" tests/lib/scenarios.sh "tests/stage$n/scenarios.tsv" "$tdir/$u") \
+				>"$sd/units/$u.log" 2>&1
+			stopped $? >"$sd/units/$u.status"
+			"$sandbox" --reap "$out"
+			echo "stage$n/$u: $(grep -c '^ok ' "$sd/units/$u.log") scenarios passed, $(grep -c '^FAIL ' "$sd/units/$u.log") failed" |
+				tee -a "$sd/units/$u.log"
+			continue
+		fi
+		# The key, and a canary: a name made of the words of this stage's own
+		# test names, so that nothing but this file tells it from a real one.
+		awk -F'\t' -v n="$n" '$1 == n && $2 !~ /^scenarios/ { sub(/.*:/, "", $2); print $2 }' tests/grade/points.tsv >"$tdir/names"
+		tr _ '\n' <"$tdir/names" | sort -u >"$tdir/words"
+		while :; do
+			# As many words as a real name, drawn at random.
+			k=$(shuf -n 1 --random-source=/dev/urandom "$tdir/names" | tr _ '\n' | wc -l)
+			c=$(shuf -n "$k" --random-source=/dev/urandom "$tdir/words" | paste -sd_)
+			grep -qxF "$c" "$tdir/names" || break
+		done
+		printf '%s\n%s\n' "$(od -An -N16 -tx1 /dev/urandom | tr -d ' \n')" "$c" >"$tdir/$u.key"
+		chmod 600 "$tdir/$u.key"
+		exec {kfd}<"$tdir/$u.key"
+		exec {vfd}> >(exec cat >"$tdir/$u.verdicts")
+		vpid=$!
 		(nolock; cd "$tree" && "$sandbox" "$hide" "$step" \
 			KSIM="$tree/build/student/stage$n/ksim --sched nonpreemptive" KSIM_DIR="$tree/build/student/stage$n" \
-			KTEST_JOBS=1 KTEST_HANG_FILE="$sd/hang" \
-			tests/lib/runtests.sh "stage$n/$u" --results "$sd/work/$u" "${what[@]}") >"$sd/units/$u.log" 2>&1
+			KTEST_JOBS=1 KTEST_HANG_FILE="$sd/hang" KTEST_KEY_FD="$kfd" KTEST_VERDICT_FD="$vfd" \
+			tests/lib/runtests.sh "stage$n/$u" --results "$sd/work/$u" "$tree/build/student/stage$n/tests/$u") \
+			>"$sd/units/$u.log" 2>&1
 		stopped $? >"$sd/units/$u.status"
+		exec {kfd}<&- {vfd}>&-
 		"$sandbox" --reap "$out"
+		# The reader ends when the last writer is gone: at once, but where no
+		# one can end what the run left holding the pipe (a student's own make
+		# grade), at most 5 s later.
+		for _ in $(seq 50); do kill -0 "$vpid" 2>/dev/null || break; sleep 0.1; done
+		kill "$vpid" 2>/dev/null
+		wait "$vpid"
 		[ -z "$trusted" ] || { [ ! -e "$sd/work/$u" ] || chown -R 0:0 "$sd/work/$u"; chmod -R go-w "$sd/work/$u" 2>/dev/null; }
 		# (what it wrote beyond its results is not kept past 1 MiB a file: the next unit gets the space)
 		find "$sd/work/$u" -type f -size +1024k -delete 2>/dev/null

@@ -3,19 +3,30 @@
 
     gradefmt.py --points TSV --exercises TSV --out DIR [--note FILE] STAGE=DIR...
 
-Each STAGE=DIR is what tests/grade/grade.sh left for a stage: DIR/work/UNIT/
-results.tsv for each unit it ran (a Check suite, or the scenario table
-"scenarios.tsv"), written by runtests.sh as the submission's user, and, on the
-trusted side, DIR/build.msg when the stage did not compile, DIR/stop.msg when
-it ran out of time, DIR/units/UNIT.status with the unit's exit status.
+Each STAGE=DIR is what tests/grade/grade.sh left for a stage.  What decides a
+verdict comes from DIR/trusted/, which the submission's user cannot open: for
+a Check suite, UNIT.key (this grading's random key, then its canaries' names)
+and UNIT.verdicts, what reached the pipe grade.sh opened (ktest.c: a "pass"
+line per test that passed, and Check's own counts, each with the key); for the
+scenario table, trusted/scenarios.tsv/results.tsv, written by scenarios.sh run
+on the trusted side.  DIR/work/UNIT/results.tsv, written by runtests.sh as the
+submission's user, gives each failure's message and output, and Check's own
+claims.  On the trusted side too: DIR/build.msg when the stage did not compile,
+DIR/stop.msg when it ran out of time, DIR/units/UNIT.status with the unit's
+exit status.
 
-Nothing the submission's side wrote is believed without a check.  The tests a
-unit must report are those tests/grade/points.tsv lists for it (the course's
-tree, not the run): a unit whose results.tsv names another test, names one
-twice, lacks one, holds a malformed line, or is missing fails all its tests,
-and the reason says which.  Messages and outputs are read only from regular
-files inside the unit's own directory, at most OUTPUT_MAX bytes of each (the
-end), decoded as UTF-8 with invalid bytes replaced.
+A test passes when its pass reached the pipe with the key and Check's own
+results say it passed.  The tests a unit must report are those
+tests/grade/points.tsv lists for it (the course's tree, not the run): a unit
+whose results.tsv names another test, names one twice, lacks one, holds a
+malformed line, or is missing, or that did not report Check's counts, fails
+all its tests, and the reason says which.  The grading is void (every
+exercise 0, and the reason in every format) when a canary passed, when the
+pipe carried a line without the key, or when Check's counts or results.tsv
+claim a pass that did not reach the pipe: only tampering does that.  Messages
+and outputs are read only from regular files inside the unit's own directory,
+at most OUTPUT_MAX bytes of each (the end), decoded as UTF-8 with invalid
+bytes replaced.
 
 Points belong to exercises (tests/grade/exercises.tsv): an exercise scores its
 points when every test that names it in points.tsv passed, else zero.  Tests
@@ -45,6 +56,7 @@ RESULTS_MAX = 1 << 20   # a unit's results.tsv longer than this is not read
 EXERCISE_TEXT_MAX = 8000  # characters of one exercise's feedback
 VISIBILITIES = ("visible", "hidden", "after_due_date", "after_published")
 KINDS = ("check", "scenario")
+VOID = "the results were tampered with, so this grading scores 0:"
 
 
 def die(msg):
@@ -122,55 +134,135 @@ def bounded_text(path, unit_dir, limit=OUTPUT_MAX):
     return text
 
 
-def read_unit(stage_dir, unit, expected):
-    """The outcomes of one unit, checked: {name: (passed, where, text)} and the reason it cannot be believed, if any."""
-    d = os.path.join(stage_dir, "work", unit)
+def read_claims(d, unit, expected, canaries):
+    """What the unit's own side wrote in d/results.tsv (the messages, and Check's claims):
+    {name: (passed, where, msg, out)} for the course's tests, {name: passed} for the canaries,
+    and why it cannot be used, if it cannot."""
     path = os.path.join(d, "results.tsv")
-    status = bounded_text(os.path.join(stage_dir, "units", unit + ".status"), stage_dir, 100).strip()
     try:
         st = os.lstat(path)
     except OSError:
-        return None, "%s left no results (exit status %s): it ended before it could report" % (unit, status or "unknown")
+        return None, None, "left no results"
     if st.st_mode & 0o170000 != 0o100000 or st.st_size > RESULTS_MAX:
-        return None, "%s's results are not a regular file under %d bytes" % (unit, RESULTS_MAX)
+        return None, None, "'s results are not a regular file under %d bytes" % RESULTS_MAX
     with open(path, "rb") as f:
         lines = f.read().decode("utf-8", errors="replace").splitlines()
-    seen, died = {}, None
+    seen, seen_canaries, died = {}, {}, None
     for i, line in enumerate(lines, 1):
         fld = line.split("\t")
         if len(fld) != 7 or fld[0] not in KINDS or fld[1] != unit or fld[3] not in ("pass", "fail"):
-            return None, "%s printed a malformed or forged result line %d: %r" % (unit, i, line[:120])
+            return None, None, " printed a malformed or forged result line %d: %r" % (i, line[:120])
         name = fld[2]
         if name == "(suite)":
             died = (fld[5], fld[6])
             continue
+        if name in canaries:
+            seen_canaries[name] = fld[3] == "pass"
+            continue
         if name not in expected:
-            return None, "%s reported a test the course does not list for it: %r" % (unit, name[:120])
+            return None, None, " reported a test the course does not list for it: %r" % name[:120]
         if name in seen:
-            return None, "%s reported test %s twice (a forged line?)" % (unit, name[:120])
+            return None, None, " reported test %s twice (a forged line?)" % name[:120]
         seen[name] = (fld[3] == "pass", fld[4][:200], fld[5], fld[6])
     if died:
         text = bounded_text(died[0], d) + "\n" + bounded_text(died[1], d)
-        return None, "%s died before or outside its tests:\n%s" % (unit, text)
+        return None, None, " died before or outside its tests:\n%s" % text
     missing = [n for n in expected if n not in seen]
     if missing:
-        return None, "%s reported %d of its %d tests (missing: %s): it exited early, or its results were cut%s" % (
-            unit, len(seen), len(expected), ", ".join(missing[:5]) + (" ..." if len(missing) > 5 else ""),
-            "" if status in ("0", "1") else " (it ended with exit status %s)" % (status or "unknown"))
+        return None, None, " reported %d of its %d tests (missing: %s): it exited early, or its results were cut" % (
+            len(seen), len(expected), ", ".join(missing[:5]) + (" ..." if len(missing) > 5 else ""))
+    return seen, seen_canaries, None
+
+
+def read_verdicts(stage_dir, unit):
+    """What reached the trusted side's pipe (ktest.c): the passes and Check's counts, checked against
+    the key; the canaries' names; and the lines that could only have been forged."""
+    t = os.path.join(stage_dir, "trusted")
+    try:
+        with open(os.path.join(t, unit + ".key"), encoding="utf-8") as f:
+            keylines = f.read().split("\n")
+        with open(os.path.join(t, unit + ".verdicts"), "rb") as f:
+            data = f.read(RESULTS_MAX)
+    except OSError:
+        return None
+    key, canaries = keylines[0], [c for c in keylines[1:] if c]
+    passes, summaries, forged = set(), [], []
+    for line in data.decode("utf-8", errors="replace").splitlines():
+        fld = line.split("\t")
+        if len(fld) < 4 or not key or fld[0] != key or fld[2] != unit:
+            forged.append("a line without this grading's key: %r" % line[:80])
+        elif fld[1] == "pass" and len(fld) == 4:
+            passes.add(fld[3])
+        elif fld[1] == "summary" and len(fld) == 5 and fld[3].isdigit() and fld[4].isdigit():
+            summaries.append((int(fld[3]), int(fld[4])))
+        else:
+            forged.append("a malformed line: %r" % line[:80])
+    return {"canaries": canaries, "passes": passes, "summaries": summaries, "forged": forged}
+
+
+def read_unit(stage_dir, unit, expected, tampered):
+    """The outcomes of one unit, checked: {name: (passed, where, text)} and the reason it cannot be believed, if any.
+    Evidence of tampering is added to tampered (it voids the grading)."""
+    status = bounded_text(os.path.join(stage_dir, "units", unit + ".status"), stage_dir, 100).strip()
+    if unit == "scenarios.tsv":
+        # The table is judged on the trusted side (grade.sh): its rows are the verdicts.
+        d = os.path.join(stage_dir, "trusted", unit)
+        seen, _, why = read_claims(d, unit, expected, [])
+        if why:
+            return None, "%s%s (exit status %s)" % (unit, why, status or "unknown")
+        return {n: (ok, where, "" if ok else table_text(msg, outf, d)) for n, (ok, where, msg, outf) in seen.items()}, None
+    v = read_verdicts(stage_dir, unit)
+    if v is None:
+        return None, "%s has no verdicts on the trusted side: it was not run" % unit
+    d = os.path.join(stage_dir, "work", unit)
+    canaries = v["canaries"]
+    claims, canary_claims, why = read_claims(d, unit, expected, canaries)
+    for f in v["forged"]:
+        tampered.append("%s: the verdict pipe carried %s" % (unit, f))
+    for c in canaries:
+        if c in v["passes"]:
+            tampered.append("%s: the canary %s, a test that must fail, was reported passed" % (unit, c))
+    unknown = v["passes"] - set(expected) - set(canaries)
+    if unknown:
+        tampered.append("%s: passes of tests it does not have: %s" % (unit, ", ".join(sorted(unknown))[:200]))
+    passed = v["passes"] & (set(expected) | set(canaries))
+    if len(v["summaries"]) > 1:
+        tampered.append("%s: %d summaries of one run" % (unit, len(v["summaries"])))
+    for run, failed in v["summaries"][:1]:
+        if run - failed > len(passed):
+            tampered.append("%s: Check's own counts say %d of %d tests passed; %d passes reached the grader" % (
+                unit, run - failed, run, len(passed)))
+    for name, (ok, _, _, _) in (claims or {}).items():
+        if ok and name not in v["passes"]:
+            tampered.append("%s: its results say %s passed; no pass reached the grader" % (unit, name))
+    for name, ok in (canary_claims or {}).items():
+        if ok:
+            tampered.append("%s: its results say the canary %s passed" % (unit, name))
+    if why:
+        return None, "%s%s (exit status %s)" % (unit, why, status or "unknown")
+    if not v["summaries"]:
+        return None, "%s ended before it could report its counts (exit status %s)" % (unit, status or "unknown")
+    want = len(expected) + len(canaries)
+    if v["summaries"][0][0] != want:
+        return None, "%s ran %d tests, not its %d" % (unit, v["summaries"][0][0], want)
     if status not in ("0", "1"):
         return None, "%s ended with exit status %s after reporting" % (unit, status or "unknown")
     out = {}
-    for name, (ok, where, msg, outf) in seen.items():
-        text = ""
-        if not ok:
-            m, o = bounded_text(msg, d), bounded_text(outf, d)
-            text = m + ("\n--- what it printed:\n" + o if o.strip() else "")
-        out[name] = (ok, where, text)
+    for name, (ok, where, msg, outf) in claims.items():
+        # A pass needs both: the pass on the pipe, and Check's (a teardown or an exit can fail it after).
+        ok = ok and name in v["passes"]
+        out[name] = (ok, where, "" if ok else table_text(msg, outf, d))
     return out, None
 
 
-def grade_stage(n, stage_dir, tests):
-    """Fill in the outcome of every test of stage n."""
+def table_text(msg, outf, d):
+    """A failure's message and what the test printed, as its feedback."""
+    m, o = bounded_text(msg, d), bounded_text(outf, d)
+    return m + ("\n--- what it printed:\n" + o if o.strip() else "")
+
+
+def grade_stage(n, stage_dir, tests, tampered):
+    """Fill in the outcome of every test of stage n; evidence of tampering goes to tampered."""
     mine = [t for t in tests if t["stage"] == n]
     stage_reason = None
     for f, why in (("build.msg", ""), ("stop.msg", "")):
@@ -181,7 +273,7 @@ def grade_stage(n, stage_dir, tests):
     for t in mine:
         units.setdefault(t["unit"], []).append(t)
     for unit, ts in units.items():
-        outcomes, reason = (None, stage_reason) if stage_reason else read_unit(stage_dir, unit, [t["name"] for t in ts])
+        outcomes, reason = (None, stage_reason) if stage_reason else read_unit(stage_dir, unit, [t["name"] for t in ts], tampered)
         for t in ts:
             if outcomes is None:
                 t["passed"], t["text"] = False, reason or "not run"
@@ -362,14 +454,22 @@ def main():
     tests, exercises = load_course(a.points, a.exercises, set(dirs))
     if not exercises:
         die("%s lists no exercise of the stages asked for" % a.exercises)
+    tampered = []
     for n, d in dirs.items():
-        grade_stage(n, d, tests)
+        grade_stage(n, d, tests, tampered)
     ex = sorted(exercise_results(exercises), key=lambda e: e["stage"])
     given = [t for t in tests if not t["exercises"] and not t["passed"]]
     note = ""
     if a.note and os.path.exists(a.note):
         with open(a.note, "rb") as f:
             note = f.read(64 * 1024).decode("utf-8", errors="replace")
+    if tampered:
+        # Void: the run's results cannot be believed, not even the failures'.
+        why = VOID + "\n" + "\n".join("  " + t for t in tampered[:20])
+        for e in ex:
+            e.update(score=0.0, passed=False, text=why + ("\n\n" + e["text"] if e["text"] else ""),
+                     failed=e["failed"] or e["tests"])
+        note = why + "\n" + note
     write_gradescope(os.path.join(a.out, "results.json"), ex, given, note, a.elapsed)
     write_classroom(os.path.join(a.out, "classroom.json"), ex)
     write_junit(os.path.join(a.out, "junit.xml"), ex, tests, a.elapsed)
@@ -388,7 +488,11 @@ def main():
                 why = (first["text"] or "").strip().split("\n", 1)[0][:300] if first else "no test names it"
                 f.write("FAILED stage %d: %s (0 of %s points): %s: %s\n" % (
                     e["stage"], e["name"], num(e["points"]), first["id"] if first else "-", why))
+        if tampered:
+            f.write("VOID: %s %s\n" % (VOID, "; ".join(tampered[:5])[:1000]))
         f.write("grade: %s of %s points\n" % (num(score), num(most)))
+    if tampered:
+        lines.append("grade: " + VOID)
     for l in lines:
         print(l)
     print("grade: %s of %s points (%s/results.json, junit.xml, grade.tap, classroom.json)" % (num(score), num(most), a.out))

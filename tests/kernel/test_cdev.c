@@ -92,6 +92,33 @@ START_TEST(an_open_file_calls_the_drivers_fops_with_its_private_data)
 }
 END_TEST
 
+static unsigned int demo_poll(struct file *file)
+{
+	struct demo *d = file->private_data;
+
+	return d->value ? POLLIN | POLLOUT : POLLHUP | POLLERR;
+}
+
+/* poll reaches the driver's poll with the file; a driver without one is always ready (DEFAULT_POLLMASK). */
+START_TEST(poll_calls_the_drivers_poll_and_a_file_without_one_is_ready)
+{
+	static struct file_operations polled;
+	struct file *file;
+
+	setup();
+	ck_assert_int_eq(chrdev_open(MKDEV(240, 0), VFS_READ, &file), 0);
+	ck_assert_uint_eq(vfs_poll(file), POLLIN | POLLOUT);
+	polled = demo_fops;
+	polled.poll = demo_poll;
+	file->f_op = &polled;
+	ck_assert_uint_eq(vfs_poll(file), POLLIN | POLLOUT);
+	demo.value = 0;
+	ck_assert_uint_eq(vfs_poll(file), POLLHUP | POLLERR);
+	fput(file);
+	cdev_del(&demo.cdev);
+}
+END_TEST
+
 START_TEST(numbers_outside_every_cdev_are_enxio_and_ranges_do_not_overlap)
 {
 	struct cdev other;
@@ -184,6 +211,7 @@ int main(void)
 	TCase *tc = ktest_case(s, "cdev", 10);
 
 	tcase_add_test(tc, an_open_file_calls_the_drivers_fops_with_its_private_data);
+	tcase_add_test(tc, poll_calls_the_drivers_poll_and_a_file_without_one_is_ready);
 	tcase_add_test(tc, numbers_outside_every_cdev_are_enxio_and_ranges_do_not_overlap);
 	tcase_add_test(tc, cdev_del_waits_for_no_open_file_and_the_file_still_reaches_the_driver);
 	tcase_add_test(tc, a_cdev_alloc_cdev_is_freed_by_the_last_close_not_by_cdev_del);

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
+#include <sys/prctl.h>
 #include <time.h>
 #include <unistd.h>
 #include "ktest.h"
@@ -25,10 +26,192 @@ void printk(const char *fmt, ...) __attribute__((weak));
 
 static bool forking = true;	/* false under CK_FORK=no: the fixture arms no timer */
 
+/*
+ * ---- graded runs: verdicts on a descriptor the grader opened, and canaries ----
+ *
+ * What a graded suite's process may claim is not believed (it runs the
+ * student's code): Check's own verdict is an exit status, and a redefined
+ * _exit(), an atexit() handler rewriting the XML log, or a helper editing
+ * the results directory changes it.  So the grader (tests/grade/grade.sh,
+ * as root) opens two descriptors the run inherits: KTEST_KEY_FD, a file
+ * only root can open, holding a random key and the names of this run's
+ * canaries; KTEST_VERDICT_FD, a pipe only root reads.  A test's "pass"
+ * reaches that pipe, with the key, only from here, once its body returned
+ * and its teardowns ran: a failed assertion, a crash, an early exit or a
+ * timeout never gets there, whatever exit status Check then sees.  The
+ * canaries run a real test's body, then fail as an assertion does: one
+ * reported passed means the failures were swallowed.  The grader voids the
+ * grading when a canary passed or when Check's counts (the summary line
+ * written below) claim more passes than the pipe carried.  This stops a
+ * submission that does not know this file; one that reads the key from
+ * this process's memory can forge its own verdicts, which is why the gate
+ * refuses system calls, constructors and symbols outside the stage's API
+ * (README, "Grading a course").
+ */
+struct ktest_slot {
+	TCase *tc;
+	const TTest *body;	/* the test whose body runs */
+	int i;			/* its loop index */
+	bool canary;		/* runs body, then fails */
+	TTest tt;		/* what Check runs: body's name (or a canary's), the trampoline */
+};
+
+static struct ktest_slot *slots;
+static int nslots;
+static int verdict_fd = -1;
+static char key[128];
+static int running = -1;		/* in a test's process: the slot it runs */
+static bool body_returned;		/* ... and whether its body returned */
+static unsigned long long rng;
+
+static bool graded(void)
+{
+	return getenv("KTEST_VERDICT_FD") && getenv("KTEST_KEY_FD");
+}
+
+static struct ktest_slot *new_slot(void)
+{
+	struct ktest_slot *n = realloc(slots, (nslots + 1) * sizeof(*slots));
+
+	if (!n) {
+		fprintf(stderr, "ktest: out of memory\n");
+		exit(EXIT_FAILURE);
+	}
+	slots = n;
+	memset(&slots[nslots], 0, sizeof(*slots));
+	return &slots[nslots++];
+}
+
+void ktest_add_test(TCase *tc, const TTest *tt, int start, int end)
+{
+	struct ktest_slot *sl;
+	int i;
+
+	if (!graded()) {
+		_tcase_add_test(tc, tt, 0, 0, start, end);
+		return;
+	}
+	/* Registered by ktest_main(), once the canaries are known: one slot per iteration. */
+	for (i = start; i < end; i++) {
+		sl = new_slot();
+		sl->tc = tc;
+		sl->body = tt;
+		sl->i = i;
+	}
+}
+
+/* One line on the verdict pipe, in one write (a pipe keeps writes under PIPE_BUF whole). */
+static void verdict(const char *what, const char *rest)
+{
+	char line[512];
+	int n;
+
+	if (verdict_fd < 0)
+		return;
+	n = snprintf(line, sizeof(line), "%s\t%s\t%s\t%s\n", key, what, program_invocation_short_name, rest);
+	if (n > 0 && n < (int)sizeof(line) && write(verdict_fd, line, n) != n)
+		perror("ktest: the verdict pipe");
+}
+
+/* Every test of a graded run: its body, then, for a canary, a failure like an assertion's. */
+static void trampoline(int k)
+{
+	struct ktest_slot *sl = &slots[k];
+
+	running = k;
+	body_returned = false;
+	sl->body->fn(sl->i);
+	body_returned = true;
+	if (sl->canary)
+		_ck_assert_failed(sl->body->file, sl->body->line, "Assertion 'ok' failed", NULL);
+}
+
+/* The test's teardown: a body that returned (and a canary whose failure was swallowed) passed. */
+static void report_pass(void)
+{
+	if (running >= 0 && body_returned)
+		verdict("pass", slots[running].tt.name);
+	body_returned = false;
+}
+
+static unsigned long long next_random(void)
+{
+	rng ^= rng << 13;
+	rng ^= rng >> 7;
+	rng ^= rng << 17;
+	return rng;
+}
+
+/* Insert a canary running slot r's body, at a random place among r's case's tests. */
+static void add_canary(const char *name, int r)
+{
+	struct ktest_slot c = slots[r];
+	int k, same = 0, at = -1, pos;
+
+	for (k = 0; k < nslots; k++)
+		same += slots[k].tc == c.tc;
+	pos = next_random() % (same + 1);
+	for (k = 0, same = 0; k < nslots && at < 0; k++)
+		if (slots[k].tc == c.tc && same++ == pos)
+			at = k;
+	if (at < 0)	/* after the case's last test */
+		for (k = 0; k < nslots; k++)
+			if (slots[k].tc == c.tc)
+				at = k + 1;
+	c.canary = true;
+	c.tt.name = strdup(name);
+	new_slot();
+	memmove(&slots[at + 1], &slots[at], (nslots - 1 - at) * sizeof(*slots));
+	slots[at] = c;
+}
+
+/* Read the key and the canaries' names, then register every slot with Check. */
+static void register_graded(void)
+{
+	char buf[4096], *line, *save = NULL;
+	ssize_t n = 0, got;
+	int fd = atoi(getenv("KTEST_KEY_FD")), k;
+
+	verdict_fd = atoi(getenv("KTEST_VERDICT_FD"));
+	/* The programs a test runs (ksim) get neither descriptor, nor may another process read this one. */
+	fcntl(verdict_fd, F_SETFD, FD_CLOEXEC);
+	prctl(PR_SET_DUMPABLE, 0);
+	while (n < (ssize_t)sizeof(buf) - 1 && (got = pread(fd, buf + n, sizeof(buf) - 1 - n, n)) > 0)
+		n += got;
+	close(fd);
+	buf[n > 0 ? n : 0] = '\0';
+	unsetenv("KTEST_KEY_FD");
+	unsetenv("KTEST_VERDICT_FD");
+	for (k = 0; k < nslots; k++) {
+		slots[k].tt = *slots[k].body;
+		slots[k].tt.fn = trampoline;
+	}
+	line = strtok_r(buf, "\n", &save);
+	if (!line || strlen(line) >= sizeof(key)) {
+		fprintf(stderr, "ktest: no key on descriptor %d: no test can pass\n", fd);
+		line = NULL;
+	} else {
+		strcpy(key, line);
+	}
+	for (k = 0; line && key[k]; k++)
+		rng = rng * 131 + (unsigned char)key[k];
+	rng ^= (unsigned long long)getpid() << 32 | (unsigned long long)time(NULL);
+	rng |= 1;
+	while (nslots && (line = strtok_r(NULL, "\n", &save)))
+		add_canary(line, next_random() % nslots);
+	for (k = 0; k < nslots; k++)
+		_tcase_add_test(slots[k].tc, &slots[k].tt, 0, 0, k, k + 1);
+}
+
 int ktest_main(Suite *s)
 {
-	SRunner *sr = srunner_create(s);
+	SRunner *sr;
 	int failed, run;
+	char counts[64];
+
+	if (graded())
+		register_graded();
+	sr = srunner_create(s);
 
 	/* Fork mode unless CK_FORK says otherwise (CK_FORK=no: one process, for gdb). */
 	srunner_set_fork_status(sr, getenv("CK_FORK") ? CK_FORK_GETENV : CK_FORK);
@@ -37,6 +220,8 @@ int ktest_main(Suite *s)
 	failed = srunner_ntests_failed(sr);
 	run = srunner_ntests_run(sr);
 	srunner_free(sr);
+	snprintf(counts, sizeof(counts), "%d\t%d", run, failed);
+	verdict("summary", counts);
 	if (run == 0) {
 		fprintf(stderr, "ktest: no test ran (is CK_RUN_SUITE/CK_RUN_CASE misspelt?)\n");
 		return EXIT_FAILURE;
@@ -325,6 +510,7 @@ static void ktest_teardown(void)
 {
 	if (forking)
 		disarm_timer();
+	report_pass();
 }
 
 /* Check's fixtures take no argument: one tiny setup per test case. */

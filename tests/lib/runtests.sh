@@ -12,8 +12,13 @@
 # $KSIM_DIR/results, else a temporary one), one line per test in
 # results.tsv:
 #	KIND <TAB> SUITE <TAB> TEST <TAB> pass|fail <TAB> FILE:LINE <TAB> MESSAGE-FILE <TAB> OUTPUT-FILE
-# KIND is check or scenario; `make grade`, `make progress` and `make hint`
-# read it.  The last line is "NAME: N passed, M failed", the line CI reads.
+# KIND is check or scenario; `make progress` and `make hint` read it, and
+# `make grade` takes from it only the failures' messages and Check's own
+# claims: a graded run's verdicts reach the grader through the descriptors
+# it hands the suites (KTEST_KEY_FD, KTEST_VERDICT_FD: ktest.h), which this
+# script passes on untouched, and a graded table is run by the grader
+# itself (tests/grade/grade.sh).  The last line is "NAME: N passed, M
+# failed", the line CI reads.
 #
 # What a suite, a test or a scenario prints is read up to KTEST_OUTPUT_CAP
 # bytes (default 1 MiB): past that it fails, its message says so, and a

@@ -1,4 +1,4 @@
-/* test_chardev.c - the fixed mouse driver's open, read and release against its remove(), on every schedule the explorer tries. */
+/* test_chardev.c - the fixed mouse driver's open, read, release and hang-up against its remove(), on every schedule the explorer tries. */
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -295,8 +295,74 @@ static const struct explore_harness release_after_revoke = {
 	.check = assert_all_freed,
 };
 
+/*
+ * ---- a read asleep inside its access against remove() ----
+ *
+ * The mouse was never clicked: the read waits for a click in
+ * mousedev_wait_show(), asleep inside its access, while remove() revokes.
+ * The revoke waits for that access, so only remove()'s hang-up, before
+ * the revoke, can end the read: mousedev_hangup() marks the mouse dead and
+ * wakes the sleeper, which returns -ENODEV and withdraws.  A hang-up that
+ * marks without waking is enough on the schedules where the read looks
+ * after the mark; on the others, the reader and remove() wait for each
+ * other for ever.
+ */
+static void hangup_setup(void)
+{
+	fresh_mouse();
+	init_waitqueue_head(&mouse->wait);
+	mouse->clicks = 0;
+	snprintf(mouse->name, sizeof(mouse->name), "mouse0");
+	explore_assert(file_open(&files[0]) == 0, "mousedev_open() of a plugged mouse failed");
+}
+
+static void *sleeper_main(void *arg)
+{
+	char buf[32] = "";
+	loff_t pos = 0;
+	ssize_t n;
+
+	(void)arg;
+	n = mousedev_read(&files[0], buf, sizeof(buf) - 1, &pos);
+	explore_assert(n == -ENODEV,
+		       "mousedev_read() of a mouse never clicked returned %zd (\"%s\") when the mouse was "
+		       "unplugged, not -ENODEV: the read waits for a click with mousedev_wait_show() inside its "
+		       "access, and mousedev_hangup() makes that wait end in -ENODEV", n, buf);
+	file_release(&files[0]);
+	return NULL;
+}
+
+/* The driver's remove(), hang-up included, then devres. */
+static void *hangup_remover_main(void *arg)
+{
+	(void)arg;
+	mutex_lock(&mousedev_lock);
+	mousedev_providers[0] = NULL;
+	mutex_unlock(&mousedev_lock);
+	mousedev_hangup(mouse);
+	explore_assert(mouse->dead, "mousedev_hangup() returned and the mouse is not marked dead: a read that "
+		       "looks for a click after the hang-up would sleep for ever");
+	revocable_provider_revoke(provider);
+	atomic_store(&revoke_returned, true);
+	mouse->clicks = MOUSE_DEAD;	/* kfree(mouse), as devres_release_all() would */
+	return NULL;
+}
+
+static const struct explore_harness read_vs_hangup = {
+	.name = "read-vs-hangup",
+	.claim = "a read asleep inside its access, waiting for a click, while the mouse is unplugged: "
+		 "mousedev_hangup() marks the mouse dead and wakes the read, which returns -ENODEV, "
+		 "and the revoke finishes",
+	.setup = hangup_setup,
+	.tasks = {
+		{ "cat", sleeper_main, NULL },
+		{ "remove", hangup_remover_main, NULL },
+	},
+	.check = assert_all_freed,
+};
+
 static const struct explore_harness *const harnesses[] = {
-	&open_vs_remove, &read_vs_unplug, &release_after_revoke,
+	&open_vs_remove, &read_vs_unplug, &release_after_revoke, &read_vs_hangup,
 };
 
 START_TEST(open_vs_remove_on_every_schedule)
@@ -317,6 +383,12 @@ START_TEST(release_after_revoke_on_every_schedule)
 }
 END_TEST
 
+START_TEST(read_vs_hangup_on_every_schedule)
+{
+	explore_grade(&read_vs_hangup, boot_once);
+}
+END_TEST
+
 int main(int argc, char **argv)
 {
 	Suite *s = suite_create("chardev");
@@ -325,5 +397,6 @@ int main(int argc, char **argv)
 	tcase_add_test(tc, open_vs_remove_on_every_schedule);
 	tcase_add_test(tc, read_vs_unplug_on_every_schedule);
 	tcase_add_test(tc, release_after_revoke_on_every_schedule);
+	tcase_add_test(tc, read_vs_hangup_on_every_schedule);
 	return explore_test_main(argc, argv, boot_once, harnesses, ARRAY_SIZE(harnesses), s);
 }

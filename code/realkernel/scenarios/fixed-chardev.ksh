@@ -7,6 +7,8 @@
 # the unplug.  A fixed driver does not oops, so one run holds every row.
 insmod mousedev	#as: modprobe naivechr fixed=1
 plug mouse0
+# mousedev's read waits for a first click (naivechr has its greeting from probe on):
+ioctl /dev/mouse0 1
 cat /dev/mouse0	#as: cat /dev/naivechr
 delay chrdev_read 200ms
 cat /dev/mouse0 &	#as: exec 3<> /dev/naivechr

@@ -8,6 +8,7 @@ static struct file_operations mousedev_fops = {
 	.open = mousedev_open,
 	.read = mousedev_read,
 	.unlocked_ioctl = mousedev_ioctl,
+	.poll = mousedev_poll,
 	.release = mousedev_release,
 };
 
@@ -37,6 +38,7 @@ static int mousedev_probe(struct device *dev)
 	b = devm_kzalloc(dev, sizeof(*b), "mousedev_binding");
 	b->m = devm_kzalloc(dev, sizeof(*b->m), "mousedev");
 	b->m->minor = minor;
+	init_waitqueue_head(&b->m->wait);
 	snprintf(b->m->name, sizeof(b->m->name), "%s", name);
 	b->rp = revocable_provider_alloc(b->m);
 	b->cdev = cdev_alloc();
@@ -59,9 +61,12 @@ out_free:
 }
 
 /*
- * remove(): no new open finds the mouse, then revoke: the reads and
- * ioctls in flight finish first, the later ones get -ENODEV.  Only then
- * does the driver core free the mouse (devres, after this returns).
+ * remove(): no new open finds the mouse; hang up, which wakes the reads
+ * asleep waiting for a click; then revoke: the reads and ioctls in flight
+ * finish first, the later ones get -ENODEV.  Only then does the driver
+ * core free the mouse (devres, after this returns).  The hang-up comes
+ * before the revoke, never after: the revoke waits for the sleepers, and
+ * only the hang-up wakes them.
  */
 static void mousedev_remove(struct device *dev)
 {
@@ -72,6 +77,7 @@ static void mousedev_remove(struct device *dev)
 	mutex_lock(&mousedev_lock);
 	mousedev_providers[b->m->minor] = NULL;
 	mutex_unlock(&mousedev_lock);
+	mousedev_hangup(b->m);
 	revocable_provider_revoke(b->rp);
 }
 /* [/mousedev-probe-remove] */
