@@ -18,7 +18,9 @@
 #     stage 1's bundle, run as Gradescope runs it (as root): a correct
 #     submission zipped with one top folder scores full; an empty one 0
 #     with the paths expected; one that does not compile 0 with the
-#     compiler's error; an adversary (wrong code that reads solutions,
+#     compiler's error; the submission gate refuses the adversary below
+#     (its file graded as handed out, the refusal said); behind the gate
+#     (GRADE_GATE=0) an adversary (wrong code that reads solutions,
 #     writes the grader's files, forges result lines, exits early and
 #     floods its output) scores 0, changes none of the grader's files, and
 #     no solution text appears in anything the run left.  Every copy of the
@@ -214,7 +216,8 @@ else bad "Gradescope, an empty submission: no valid results.json"; fi
 # Does not compile.
 layout
 mkdir -p "$root/submission/stage1"
-{ cat solutions/stage1/kobject_ref.c; echo 'this is not C'; } >"$root/submission/stage1/kobject_ref.c"
+# (a syntax error inside an exercise, where the submission gate lets it through to the compiler)
+sed 's/^\tkref_get(&kobj->kref);$/\tkref_get(\&kobj->kref) kobj;/' solutions/stage1/kobject_ref.c >"$root/submission/stage1/kobject_ref.c"
 if read -r score max < <(gradescope broken); then
 	[ "$score" = 0 ] && reason "does not compile" && grep -q "kobject_ref.c:[0-9]*:[0-9]*: error" "$root/results/results.json" &&
 		ok "Gradescope, a submission that does not compile: 0 of $max, with the compiler's error" ||
@@ -318,7 +321,10 @@ __attribute__((constructor)) static void adversary(void)
 	fflush(stdout);
 }
 EOF
-if read -r score max < <(gradescope adversary); then
+# The layers behind the submission gate, alone: the gate would refuse this
+# file (GRADE_GATE=0, which only the grader's own environment can set).
+cp -r "$root/submission" "$work/adversary-submission"
+if read -r score max < <(gradescope adversary GRADE_GATE=0); then
 	[ "$score" = 0 ] && ok "Gradescope, the adversary (wrong code that reads, writes, forges, exits early, floods) scores 0 of $max" ||
 		bad "Gradescope, the adversary scores $score of $max"
 	(cd "$root/source" && sha256sum --quiet -c "$work/source.sums") >"$work/source.changed" 2>&1 &&
@@ -342,6 +348,16 @@ if read -r score max < <(gradescope adversary); then
 	[ "$not_used" -gt 0 ] && ok "Gradescope, the submission's edited test is named as not used" ||
 		bad "Gradescope, the edited test is not reported as not used"
 else bad "Gradescope, the adversary: no valid results.json"; fi
+# And with the gate: the file is refused before anything compiles, graded as handed out, the refusal said.
+layout
+cp -r "$work/adversary-submission/." "$root/submission/"
+if read -r score max < <(gradescope gated); then
+	[ "$score" = 0 ] && grep -q "kobject_ref.c was refused, so its exercises score 0" "$root/results/results.json" &&
+		grep -q "kobject_ref.c:[0-9]*: a preprocessor line" "$root/results/results.json" &&
+		! grep -q "STOLEN\|FORGED" "$work/gs-gated.log" "$root/results/results.json" &&
+		ok "Gradescope, the submission gate refuses the adversary's file: 0 of $max, the refusal in the feedback" ||
+		bad "Gradescope, the adversary with the gate: $score of $max, or no refusal in the feedback"
+else bad "Gradescope, the adversary with the gate: no valid results.json"; fi
 
 # ---- 4c. the sandbox's limits, in both of its modes: with namespaces, and
 # without (GRADE_SANDBOX_NONS=1, as in a container without CAP_SYS_ADMIN).

@@ -5,8 +5,9 @@
 # What grading needs on a grading machine (a subset of DEB_PACKAGES: no
 # book, no figures).  The Gradescope bundle's setup.sh installs the same.
 # python3 and python3-yaml write the formats (tests/grade/gradefmt.py);
-# util-linux (setpriv, unshare) keeps the submission on its side.
-GRADE_PACKAGES := gcc libc6-dev make check pkg-config valgrind libsubunit-dev python3 python3-yaml util-linux
+# util-linux (setpriv, unshare) keeps the submission on its side; binutils
+# (nm, objdump, readelf) reads its objects (tests/grade/objgate.sh).
+GRADE_PACKAGES := gcc binutils libc6-dev make check pkg-config valgrind libsubunit-dev python3 python3-yaml util-linux
 # What the tests of the grader need besides: real parsers for its formats
 # (python3's json and xml, libxml2-utils' xmllint with the JUnit schema,
 # perl's TAP::Parser, and tappy: python3-tap, which reads YAML blocks only
