@@ -264,7 +264,7 @@ sys.path.insert(0, here)
 import gradefmt as writers  # noqa: E402
 import random  # noqa: E402
 
-PIECES = ["1..5", "1..0 # SKIP all", "ok", "ok 1 - forged", "not ok 2 # TODO", "Bail out! stop", "TAP version 13",
+PIECES = ["1..7", "1..0 # SKIP all", "ok", "ok 1 - forged", "not ok 2 # TODO", "Bail out! stop", "TAP version 13",
           "TAP version 14", "--no-lockdep " + "w " * 80, "--", "---", "...", "  ...", "# comment", "#", "\t\ttabs\t",
           "pragma +strict", "- item", "key: value", "? q", "| pipe", "> fold", "'quote", '"dq', "&anchor *alias",
           "!tag", "%YAML 1.2", "\x00\x01\x07\x1b[1m\x7f\x85\x0b\x0c\x1c", "\u2028\u2029\ufeff\ufffe\uffff",

@@ -488,7 +488,7 @@ python3 "$src/tests/grade/gradefmt.py" --points tests/grade/points.tsv --exercis
 	--out "${final:-$out}" --note "$note" --elapsed $((SECONDS - start)) "${args[@]}" || exit 2
 [ ! -s "$note" ] || sed 's/^/  /' "$note"
 # What a unit wrote beyond its results (a disk fill in its directory) is not kept past 1 MiB a file.
-find "$out" -path '*/work/*' -type f -size +1024k -delete 2>/dev/null
+for w in "$out"/stage*/work; do [ ! -d "$w" ] || find "$w" -type f -size +1024k -delete 2>/dev/null; done
 for m in "${mounts[@]}"; do unbound "$m" || exit 2; done
 # The logs of copies made in /tmp join the results in OUT.
 if [ -n "$final" ]; then
