@@ -710,7 +710,8 @@ if [ "$(id -u)" = 0 ] && unshare --pid --fork --kill-child --mount-proc true 2>/
 	uid=${GRADE_UID:-61000}
 	tests/grade/sandbox.sh "$work/hide-none" 60 sleep 3131 >/dev/null 2>&1 &	# the other grading's step
 	other=$!
-	for _ in $(seq 100); do pgrep -u "$uid" -xf 'sleep 3131' >/dev/null && break; sleep 0.1; done
+	# Wait for the other step to stand (polled, not slept on: up to its own 60 s on a loaded machine).
+	for _ in $(seq 600); do pgrep -u "$uid" -xf 'sleep 3131' >/dev/null && break; sleep 0.1; done
 	# This grading's step leaves a process behind that left its group and session.
 	tests/grade/sandbox.sh "$work/hide-none" 20 bash -c '(setsid sleep 3132 &)' >/dev/null 2>&1
 	tests/grade/sandbox.sh --reap
