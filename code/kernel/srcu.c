@@ -1,5 +1,9 @@
 /* srcu.c - sleepable RCU: two counters per domain; a grace period drains the idle one, flips, drains the old one. */
+#include "delay.h"
 #include "srcu.h"
+
+/* A reader held here is still inside its section, its work done: what a revoke must wait for. */
+DELAY_POINT(srcu_read_unlock)
 
 int __init_srcu_struct(struct srcu_struct *ssp, const char *name, struct lock_class_key *key)
 {
@@ -37,6 +41,7 @@ __noinline int srcu_read_lock(struct srcu_struct *ssp)
 __noinline void srcu_read_unlock(struct srcu_struct *ssp, int idx)
 {
 	WARN_ON(idx & ~1);
+	delay_point("srcu_read_unlock");
 	lockdep_call(lock_release(&ssp->dep_map, _RET_IP_));
 	/* The waker's half of wait.h's pattern: change the count, then wake. */
 	if (atomic_dec_return(&ssp->srcu_lock_nesting[idx & 1]) == 0)
