@@ -98,7 +98,7 @@ CHECK_TARGETS :=
 # Every name is the same in Debian 12 (bookworm) and 13 (trixie); make
 # check-fresh installs them in a fresh root of each.
 # DEB_PACKAGES: to build the stages and run their tests (a student's check-stageN).
-DEB_PACKAGES := gcc libc6-dev make patch check pkg-config valgrind graphviz pandoc libsubunit-dev
+DEB_PACKAGES := gcc binutils libc6-dev make patch check pkg-config valgrind graphviz pandoc libsubunit-dev
 # BOOK_PACKAGES: what the book's PDF is printed with (headless Chromium, about
 # 400 MB installed): make book and make tour install it, a student grading a
 # stage never needs it.
@@ -191,19 +191,20 @@ overlay_inc = $(foreach l,$(call reverse,$(call stage_layers,$(1),$(2))),-I$(l))
 # STAGE_RULES(N, own, dir, SOLUTIONS-value)
 # A student's build (SOLUTIONS-value 0) compiles with STUDENT_CFLAGS and
 # keeps what the compiler said about each file next to its object
-# (NAME.o.warnings, NAME.so.warnings), so check-stageN can report the
+# (NAME.o.warnings, modules' obj/modules/NAME.o.warnings), so check-stageN can report the
 # warnings of a build whose objects are older than this run.
 define STAGE_RULES
 S$(1)_$(2)_SRC := $$(call overlay,$(1),$(2),)
 S$(1)_$(2)_MODSRC := $$(call overlay,$(1),$(2),modules/)
 S$(1)_$(2)_MODS := $$(patsubst %.c,$(3)/%.so,$$(notdir $$(S$(1)_$(2)_MODSRC)))
+S$(1)_$(2)_MODOBJ := $$(patsubst %.c,$(3)/obj/modules/%.o,$$(notdir $$(S$(1)_$(2)_MODSRC)))
 S$(1)_$(2)_HDR := $$(call overlay_hdr,$(1),$(2)) $$(KERNEL_HDR)
 S$(1)_$(2)_CFLAGS := $$(if $$(filter 0,$(4)),$$(STUDENT_CFLAGS),$$(CFLAGS)) $$(call overlay_inc,$(1),$(2)) \
 	-DKSIM_STAGE=$(1) -DKSIM_SOLUTIONS=$(4)
 
 # ksim is the runner linked with the stage's objects, all of them (modules
 # call into the stage by name), compiled once for it and the Check suites.
-$(3)/ksim: $$(KERNEL_OBJ) $$(SHELL_OBJ) $(3)/stage.a $$(S$(1)_$(2)_MODS)
+$(3)/ksim: $$(KERNEL_OBJ) $$(SHELL_OBJ) $(3)/stage.a $$(S$(1)_$(2)_MODS) $$(S$(1)_$(2)_MODOBJ)
 	$(Q)mkdir -p $$(@D)
 	$$(Q)$$(CC) $$(S$(1)_$(2)_CFLAGS) -o $$@ $$(KERNEL_OBJ) $$(SHELL_OBJ) \
 		-Wl,--whole-archive $(3)/stage.a -Wl,--no-whole-archive $$(LDFLAGS) $$(LDLIBS) \
@@ -215,16 +216,22 @@ $(3)/ksim: $$(KERNEL_OBJ) $$(SHELL_OBJ) $(3)/stage.a $$(S$(1)_$(2)_MODS)
 # own file only and make -j compiles a stage's files side by side.
 S$(1)_$(2)_DIR := $(3)
 S$(1)_$(2)_OBJ := $$(patsubst %.c,$(3)/obj/%.o,$$(notdir $$(S$(1)_$(2)_SRC)))
-S$(1)_$(2)_WARNINGS := $$(S$(1)_$(2)_OBJ:=.warnings) $$(S$(1)_$(2)_MODS:=.warnings)
+S$(1)_$(2)_WARNINGS := $$(S$(1)_$(2)_OBJ:=.warnings) $$(S$(1)_$(2)_MODOBJ:=.warnings)
 $(3)/stage.a: $$(S$(1)_$(2)_OBJ)
 	$(Q)rm -f $$@
 	@echo "  AR      $$@"
 	$$(Q)ar rcs $$@ $$(S$(1)_$(2)_OBJ)
 
-$(3)/%.so: $$(S$(1)_$(2)_HDR) $$(S$(1)_$(2)_MODSRC)
+# A module is compiled to an object first, which the submission gate
+# (tests/grade/objgate.sh) reads as it reads the stage's other objects
+# (a prerequisite of ksim, so make keeps it and remakes it when missing).
+$(3)/obj/modules/%.o: $$(S$(1)_$(2)_HDR) $$(S$(1)_$(2)_MODSRC)
 	$(Q)mkdir -p $$(@D)
-	$$(Q)$$(call KEEP_WARNINGS,$$(CC) $$(S$(1)_$(2)_CFLAGS) $$(MODFLAGS) -shared -o $$@ $$(filter %/$$*.c,$$(S$(1)_$(2)_MODSRC))) \
+	$$(Q)$$(call KEEP_WARNINGS,$$(CC) $$(S$(1)_$(2)_CFLAGS) $$(MODFLAGS) -c -o $$@ $$(filter %/$$*.c,$$(S$(1)_$(2)_MODSRC))) \
 		|| { echo "BUILD ERROR: module $$* of stage $(1) ($(2)) does not compile." >&2; false; }
+$(3)/%.so: $(3)/obj/modules/%.o
+	$$(Q)$$(CC) $$(S$(1)_$(2)_CFLAGS) $$(MODFLAGS) -shared -o $$@ $$< \
+		|| { echo "BUILD ERROR: module $$* of stage $(1) ($(2)) does not link." >&2; false; }
 	@echo "  MOD     $$@"
 
 # Check suites: tests/stageN/test_*.c, linked with the kernel and the stage.
@@ -306,19 +313,24 @@ include $(sort $(wildcard code/tools/*.mk code/bench/*.mk tests/*/*.mk chapters/
 # ---------------------------------------------------------------- exercises
 # solutions/ is the single source; exercises/ is generated from it and
 # committed, so a student has files to edit after a plain clone.
-HELP += "exercises        regenerate exercises/ from the fenced solutions/"
+HELP += "exercises        regenerate exercises/ (and the submission gate's tests/grade/shapes/) from the fenced solutions/"
 .PHONY: exercises check-exercises
 exercises:
-	$(Q)for d in solutions/stage*; do code/tools/mkexercises.sh $$d exercises/$${d#solutions/} || exit 2; done
-	@echo "exercises/ regenerated from solutions/"
+	$(Q)for d in solutions/stage*; do code/tools/mkexercises.sh $$d exercises/$${d#solutions/} \
+	  tests/grade/shapes/$${d#solutions/} || exit 2; done
+	@echo "exercises/ and their shapes (tests/grade/shapes/, the submission gate's) regenerated from solutions/"
 HELP += "check-exercises  fail if exercises/ is stale or a skeleton does not build (CI runs it)"
 CHECK_TARGETS += check-exercises
 check-exercises:
 	$(Q)rm -rf $(BUILD)/exercises-fresh && mkdir -p $(BUILD)/exercises-fresh
-	$(Q)for d in solutions/stage*; do code/tools/mkexercises.sh $$d $(BUILD)/exercises-fresh/$${d#solutions/} || exit 2; done
-	$(Q)diff -r exercises $(BUILD)/exercises-fresh >/dev/null 2>&1 || { \
-		diff -r exercises $(BUILD)/exercises-fresh | head -20; \
+	$(Q)for d in solutions/stage*; do code/tools/mkexercises.sh $$d $(BUILD)/exercises-fresh/$${d#solutions/} \
+	  $(BUILD)/exercises-fresh/shapes/$${d#solutions/} || exit 2; done
+	$(Q)diff -r -x shapes exercises $(BUILD)/exercises-fresh >/dev/null 2>&1 || { \
+		diff -r -x shapes exercises $(BUILD)/exercises-fresh | head -20; \
 		echo "check-exercises: exercises/ is stale; run 'make exercises' and commit it" >&2; exit 1; }
+	$(Q)diff -r tests/grade/shapes $(BUILD)/exercises-fresh/shapes >/dev/null 2>&1 || { \
+		diff -r tests/grade/shapes $(BUILD)/exercises-fresh/shapes | head -20; \
+		echo "check-exercises: tests/grade/shapes/ is stale; run 'make exercises' and commit it" >&2; exit 1; }
 	@echo "check-exercises: exercises/ matches solutions/"
 	@# The first thing a student runs is make check-stageN on the skeleton: it must build.
 	$(Q)$(MAKE) --no-print-directory -s $(foreach n,$(STAGES),$(BUILD)/student/stage$(n)/ksim $(S$(n)_exercises_TESTS)) \
@@ -386,11 +398,13 @@ define CHECK_STAGE
 # (runtests.sh --warnings), and a failed build prints its log's errors.
 check-stage$(1): $(BUILD)/.deps-ok
 	$(Q)mkdir -p $(call stage_dir,$(1))
+	$(if $(filter 1,$(SOLUTIONS)),,$$(call gate_stage,$(1),source))
 	$(Q)$$(MAKE) --no-print-directory $(if $(V),,-s) $(call stage_dir,$(1))/ksim $(BUILD)/tools/trace2dot \
 	  $$(if $$(filter 1,$$(SOLUTIONS)),$$(S$(1)_solutions_TESTS),$$(S$(1)_exercises_TESTS)) \
 	  $(if $(V),,>$(call stage_dir,$(1))/build.log 2>&1) \
 	  || { $(if $(V),,grep -v '^  [A-Z]* ' $(call stage_dir,$(1))/build.log;) \
 	       echo "check-stage$(1)$(if $(filter 1,$(SOLUTIONS)), SOLUTIONS=1): build failed, 0 passed, 1 failed"; exit 1; }
+	$(if $(filter 1,$(SOLUTIONS)),,$$(call gate_stage,$(1),objects))
 	$$(call RUN_STAGE_TESTS,$(1),$(call stage_dir,$(1)),$(if $(filter 1,$(SOLUTIONS)),solutions,exercises))
 CHECK_TARGETS += check-stage$(1)-reference
 check-stage$(1)-reference: $(BUILD)/.deps-ok $(BUILD)/stage$(1)/ksim $$(S$(1)_solutions_TESTS)

@@ -199,6 +199,9 @@ static __noreturn void deadlock(void)
 		else
 			dump_stack();
 	}
+	/* The trace's last event says deadlock, not the watchdog's hung task (make explain-stageN). */
+	if (n)
+		oops_blame_task(blocked[0], "deadlock");
 	sched_run_failed(EXIT_HUNG);
 	oops_end(EXIT_HUNG);
 }

@@ -1,6 +1,7 @@
 /* srcu.c - sleepable RCU: two counters per domain; a grace period drains the idle one, flips, drains the old one. */
 #include "delay.h"
 #include "srcu.h"
+#include "task.h"
 
 /* A reader held here is still inside its section, its work done: what a revoke must wait for. */
 DELAY_POINT(srcu_read_unlock)
@@ -35,6 +36,8 @@ __noinline int srcu_read_lock(struct srcu_struct *ssp)
 
 	atomic_inc(&ssp->srcu_lock_nesting[idx]);
 	lockdep_call(lock_acquire(&ssp->dep_map, 0, 0, 2, _RET_IP_));
+	if (current)
+		current->srcu_traced[0] = idx, current->srcu_traced_set[0] = true;
 	return idx;
 }
 
@@ -42,10 +45,20 @@ __noinline void srcu_read_unlock(struct srcu_struct *ssp, int idx)
 {
 	WARN_ON(idx & ~1);
 	delay_point("srcu_read_unlock");
+	if (current)
+		current->srcu_traced[1] = idx, current->srcu_traced_set[1] = true;
 	lockdep_call(lock_release(&ssp->dep_map, _RET_IP_));
 	/* The waker's half of wait.h's pattern: change the count, then wake. */
 	if (atomic_dec_return(&ssp->srcu_lock_nesting[idx & 1]) == 0)
 		wake_up_all(&ssp->srcu_wq);
+}
+
+int srcu_traced_index(bool unlocked)
+{
+	if (!current || !current->srcu_traced_set[unlocked])
+		return -1;
+	current->srcu_traced_set[unlocked] = false;
+	return current->srcu_traced[unlocked];
 }
 
 /*

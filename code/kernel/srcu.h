@@ -109,6 +109,19 @@ int srcu_read_lock(struct srcu_struct *ssp);
 void srcu_read_unlock(struct srcu_struct *ssp, int idx);
 
 /**
+ * srcu_traced_index - for a trace: the index of this task's last section.
+ * @unlocked: false for what its last srcu_read_lock() returned, true for
+ *	what its last srcu_read_unlock() was given
+ *
+ * Read once: the next call says -1 until another lock (or unlock).  A
+ * trace that shows both draws a withdrawal that lowered another counter
+ * than its access raised (make explain-stageN), the hang of a shared index.
+ *
+ * Context: any task.  Return: 0 or 1, or -1 if none since the last call.
+ */
+int srcu_traced_index(bool unlocked);
+
+/**
  * synchronize_srcu - wait until every section of @ssp in progress has ended.
  * @ssp: the domain
  *

@@ -27,6 +27,8 @@ struct task_struct {
 	_Atomic(const char *) blocked_on;
 	_Atomic long blocked_since_ms;
 	const char *trace_by;		/* who the next get/put is charged to (trace.h) */
+	int srcu_traced[2];		/* the last SRCU index locked, unlocked (srcu_traced_index()) */
+	bool srcu_traced_set[2];	/* ...if one was since it was last read */
 	/*
 	 * The runner's state for this task (code/shell/), NULL in a task it
 	 * did not start.  It lives here, not in a thread-local variable: a

@@ -86,6 +86,16 @@ BEGIN {
 				if (!exists(span))
 					problem(HINT_AT[cur, lv], 1, "level " lv " of '" cur "' names `" span "`: " why)
 			}
+			# Outside the backquotes too: a call, f(), or a constant, A_B, names code that must exist.
+			s = t
+			gsub(/`[^`]*`/, " ", s)
+			while (match(s, /[A-Za-z_][A-Za-z0-9_]*\(\)|[A-Z][A-Z0-9]*_[A-Z0-9_]*[A-Z0-9]/)) {
+				tok = substr(s, RSTART, RLENGTH)
+				s = substr(s, RSTART + RLENGTH)
+				sub(/\(\)$/, "", tok)
+				if (!(tok in WORD))
+					problem(HINT_AT[cur, lv], 1, "level " lv " of '" cur "' names " tok ", which is not in this stage's code (code/kernel, code/stage1-" stage ", the skeleton)")
+			}
 			plain = t; gsub(/`/, "", plain)
 			for (k = 1; k <= NSOL[cur]; k++)
 				if (index(plain, SOLUTION[cur, k]))

@@ -10,7 +10,8 @@
 #   - name only what exists: every `backquoted` span's C identifiers must
 #     appear in the code a student of stage N has (code/kernel, code/stage1..N,
 #     the solutions of the stages before, stage N's skeleton), comments left
-#     out; a span that is a file name (`kref.h`) must be such a file;
+#     out, and so must a call (name()) or a constant (NAME_X) written outside
+#     backquotes; a span that is a file name (`kref.h`) must be such a file;
 #     `delay_point("X")` needs a DELAY_POINT(X);
 #   - mention `delay_point("X")` for every delay point an exercise's solution
 #     calls (a scenario may depend on it: it is part of the exercise);

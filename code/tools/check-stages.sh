@@ -27,9 +27,12 @@ bad() { echo "FAIL $*"; fail=$((fail + 1)); }
 ALLOW="code/tools/stages.sh	# stages.sh [--graded] - the workbook's stages, lowest first, on one line (\"1 2 3 4\").
 Makefile	stage_lower = \$(wordlist 1,\$(words \$(wordlist 2,\$(1),1 2 3 4 5 6 7 8 9)),1 2 3 4 5 6 7 8 9)
 code/bench/bench.sh	for i in 1 2 3; do
+tests/grade/check-formats.py	PIECES = [\"1..7\", \"1..0 # SKIP all\"
+tests/grade/check-formats.py	set(range(1, 10)))
 code/tools/check-stages.sh	*"
 # (stages.sh shows what it prints.  stage_lower counts: the numbers below N, to check that a BASE names a lower
-# stage.  bench.sh repeats a measurement three times.  This file quotes the
+# stage.  bench.sh repeats a measurement three times.  check-formats.py
+# forges TAP plans and numbers fuzzed tests.  This file quotes the
 # patterns it looks for.)
 files=$(git ls-files -co --exclude-standard -- Makefile '*.mk' '*.sh' '*.py' .ci/run \
 	tests/grade/gradescope/run_autograder '.github/workflows/*' | grep -v '^build/' | sort -u)

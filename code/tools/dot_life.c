@@ -227,7 +227,8 @@ static const char *const palette[] = {
 /*
  * first_caller - of "F<G<H", the first function that is not the kernel's
  * bookkeeping around an event (sysfs_active_got() records the active
- * get that sysfs_get_active() makes): the one a reader wrote or calls.
+ * get that sysfs_get_active() makes; oops_end() records a run's end):
+ * the one a reader wrote or calls.
  */
 static const char *first_caller(const char *in)
 {
@@ -235,14 +236,37 @@ static const char *first_caller(const char *in)
 	const char *lt = strchr(in, '<');
 	size_t n = lt ? (size_t)(lt - in) : strlen(in);
 
-	if (lt && (!strncmp(in, "sysfs_active_", 13) || !strncmp(in, "trace_", 6)))
+	if (lt && (!strncmp(in, "sysfs_active_", 13) || !strncmp(in, "trace_", 6) || !strncmp(in, "oops_", 5)))
 		return first_caller(lt + 1);
 	snprintf(buf, sizeof(buf), "%.*s()", (int)(n < 100 ? n : 100), in);
 	return buf;
 }
 
+/*
+ * event_word - what an event is called on its box.  The run's end says
+ * which end it was: a deadlock (the scheduler found no task that could
+ * run) or a hung task is a hang, not a crash, and is not called an oops.
+ */
+static const char *event_word(const struct tracefile *tf, const struct tev *ev)
+{
+	const char *msg = ev->msg != NONE ? strtab_str(&tf->syms, ev->msg) : "";
+
+	if (ev->type != TEV_oops)
+		return tev_name[ev->type];
+	if (!strncmp(msg, "deadlock", 8))
+		return "deadlock";
+	if (!strncmp(msg, "hung task", 9))
+		return "hang";
+	return "oops";
+}
+
+/*
+ * emit_event - one event's box.  took: for a withdrawal (active_put) whose
+ * SRCU index is not the one its task's access took, that index, else -1:
+ * the box is drawn red, the counter it left raised named.
+ */
 static void emit_event(FILE *out, struct life *l, uint32_t i, bool gone, uint8_t *taskcol,
-		       uint32_t *ntasks)
+		       uint32_t *ntasks, int32_t took)
 {
 	const struct tracefile *tf = l->tf;
 	const struct tev *ev = &tf->ev[i];
@@ -250,8 +274,12 @@ static void emit_event(FILE *out, struct life *l, uint32_t i, bool gone, uint8_t
 
 	if (!taskcol[ev->task])
 		taskcol[ev->task] = (uint8_t)(1 + (*ntasks)++ % NPALETTE);
-	fprintf(out, "\te%u [pos=\"%u,%d!\", label=\"%" PRIu64 " %s\\n", i, xpos(l->col[i]),
-		ypos(r), ev->seq, tev_name[ev->type]);
+	fprintf(out, "\te%u [pos=\"%u,%d!\", label=\"%" PRIu64 " %s", i, xpos(l->col[i]),
+		ypos(r), ev->seq, event_word(tf, ev));
+	/* An SRCU access's index: which counter it raised, or lowered. */
+	if (ev->has_idx)
+		fprintf(out, " idx=%" PRId32, ev->idx);
+	fputs("\\n", out);
 	dot_str_tail(out, strtab_str(&tf->names, ev->task), 14);
 	/* A trace made with KSIM_TRACE_CALLERS: the function that made it, under the task. */
 	if (ev->in != NONE) {
@@ -268,7 +296,17 @@ static void emit_event(FILE *out, struct life *l, uint32_t i, bool gone, uint8_t
 	}
 	if (ev->has_count)
 		fprintf(out, " count=%" PRId64, ev->count);
-	if (ev->type == TEV_oops)
+	if (ev->has_idx)
+		fprintf(out, " idx=%" PRId32, ev->idx);
+	if (ev->msg != NONE) {
+		fputs(": ", out);
+		dot_str(out, strtab_str(&tf->syms, ev->msg));
+	}
+	if (took >= 0)
+		fprintf(out, "; its access took idx=%" PRId32 ", whose counter stays raised"
+			"\", fillcolor=\"%s\", color=red, penwidth=3];\n", took,
+			palette[taskcol[ev->task] - 1]);
+	else if (ev->type == TEV_oops)
 		fputs("\", fillcolor=\"#ff7070\", color=red, penwidth=2];\n", out);
 	else if (gone)	/* an event on an object already freed: use after free */
 		fprintf(out, "\", fillcolor=\"%s\", color=red, penwidth=2];\n",
@@ -350,7 +388,12 @@ static void emit_rows(FILE *out, struct life *l)
 	bool any_active = false;
 	uint8_t *gone = xcalloc(l->nrows + 1, 1);
 	uint8_t *taskcol = xcalloc(tf->names.nr, 1);
+	/* task -> the SRCU index of its last access (active_get/active_fail idx=), -1 none. */
+	int32_t *tookidx = xmalloc(tf->names.nr * sizeof(*tookidx));
 	uint32_t ntasks = 0, nrows = l->nrows;
+
+	for (uint32_t n = 0; n < tf->names.nr; n++)
+		tookidx[n] = -1;
 
 	for (uint32_t r = 0; r < nrows; r++) {
 		last[r] = NONE;
@@ -370,8 +413,15 @@ static void emit_rows(FILE *out, struct life *l)
 		k = l->seen[r]++;
 		if (ev->type == TEV_create || ev->type == TEV_mod_load)
 			gone[r] = 0;
+		int32_t took = -1;
+
+		if ((ev->type == TEV_active_get || ev->type == TEV_active_fail) && ev->has_idx)
+			tookidx[ev->task] = ev->idx;
+		else if (ev->type == TEV_active_put && ev->has_idx && tookidx[ev->task] >= 0 &&
+			 tookidx[ev->task] != ev->idx)
+			took = tookidx[ev->task];
 		if (l->drawn[i]) {
-			emit_event(out, l, i, gone[r] == 1, taskcol, &ntasks);
+			emit_event(out, l, i, gone[r] == 1, taskcol, &ntasks, took);
 			if (last[r] != NONE && k > lastk[r] + 1)
 				/* A collapsed row: say how much of its life is left out. */
 				fprintf(out, "\te%u -> e%u [style=dashed, color=grey60, fontsize=8, "
@@ -419,6 +469,7 @@ static void emit_rows(FILE *out, struct life *l)
 	free(active);
 	free(gone);
 	free(taskcol);
+	free(tookidx);
 }
 
 void dot_lifelines(FILE *out, const struct tracefile *tf, const struct view *v)

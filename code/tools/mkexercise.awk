@@ -15,6 +15,11 @@
 # with hints.awk): the hints live there only, never in the fence.  A broken
 # fence, or an exercise without its hint, is an error FILE:LINE:COL: message,
 # exit status 2.
+#
+# With -v shape=1 it writes the file's shape instead, what the submission
+# gate (tests/grade/gate.c) holds a student's file to: the skeleton, with
+# each exercise's TODO() and stub between a line "@EXERCISE name" and a
+# line "@END" (the skeleton is the shape without those two lines).
 BEGIN {
 	if (hints != "" && hints_load(hints) != 0) {
 		failed = 1
@@ -47,6 +52,8 @@ function fail(col, msg) {
 	if (seen[name]++)
 		fail(index($0, name), "exercise '" name "' fenced twice in one file")
 	inside = 1; stub = ""
+	if (shape)
+		print indent "@EXERCISE " name
 	next
 }
 /\/\* STUB: .*\*\// {
@@ -60,6 +67,8 @@ function fail(col, msg) {
 	if (!inside)
 		fail(index($0, "/*"), "END EXERCISE without BEGIN")
 	printf "%sTODO(\"%s\", \"%s\");\n%s", indent, name, hint, stub
+	if (shape)
+		print indent "@END"
 	inside = 0
 	next
 }

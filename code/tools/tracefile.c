@@ -253,6 +253,13 @@ static bool parse_kv(struct lp *lp, struct tev *ev, char **s)
 		}
 		ev->count = x;
 		ev->has_count = true;
+	} else if (KEY("idx")) {
+		if (!parse_int(v, vlen, true, &x) || x < INT32_MIN || x > INT32_MAX) {
+			fail(lp, "bad idx value", v, vlen);
+			return false;
+		}
+		ev->idx = (int32_t)x;
+		ev->has_idx = true;
 	} else if (KEY("size")) {
 		if (!parse_int(v, vlen, false, &x)) {
 			fail(lp, "bad size value", v, vlen);

@@ -35,8 +35,9 @@ struct tev {
 	uint32_t func;		/* syms */
 	uint32_t msg;		/* syms: an oops message, spaces and all */
 	uint32_t in;		/* syms: "F<G<H", the functions that made it (in=) */
+	int32_t idx;		/* valid if has_idx: the SRCU index of an access (idx=) */
 	uint8_t type;		/* enum tev_type */
-	bool has_count;
+	bool has_count, has_idx;
 };
 
 /*

@@ -5,7 +5,7 @@
 
 int mousedev_open(struct inode *inode, struct file *file)
 {
-	TODO("mousedev_open", "find the mouse's provider by the node's minor and take a reference of your own to it, under the lock that keeps the table's reference; the file keeps it in private_data");
+	TODO("mousedev_open", "take a reference of your own to the provider in mousedev_providers at iminor() less MOUSEDEV_MINOR_BASE, under mousedev_lock, which keeps the table's; the file keeps it in private_data");
 	(void)inode; (void)file; return -ENODEV;
 }
 

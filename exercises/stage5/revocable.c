@@ -116,7 +116,7 @@ void *revocable_try_access(struct revocable *rev)
 
 	TODO("revocable_try_access", "begin a read-side section of the provider, keep its index in the caller's handle, and only then look at the resource pointer");
 	(void)rp; res = NULL;
-	trace_event(res ? "active_get" : "active_fail", rp->trace_name, "idx=%d", rev->idx);
+	trace_event(res ? "active_get" : "active_fail", rp->trace_name, "idx=%d", srcu_traced_index(false));
 	return res;
 }
 
@@ -133,6 +133,7 @@ void revocable_withdraw_access(struct revocable *rev)
 {
 	struct revocable_provider *rp = rev->rp;
 
-	trace_event("active_put", rp->trace_name, "idx=%d", rev->idx);
 	TODO("revocable_withdraw_access", "leave the read-side section that try_access began, with the index it kept, whether or not it found the resource");
+	/* After the unlock, to show the index it was given: the handle keeps rp. */
+	trace_event("active_put", rp->trace_name, "idx=%d", srcu_traced_index(true));
 }

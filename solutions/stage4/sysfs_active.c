@@ -1,6 +1,7 @@
 /* sysfs_active.c - the active reference as kernfs keeps it: an atomic count with a deactivation bias. */
 #include <stdio.h>
 #include <valgrind/helgrind.h>
+#include <delay.h>
 #include <exercise.h>
 #include <sysfs_internal.h>
 #include <wait.h>

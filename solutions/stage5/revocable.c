@@ -123,7 +123,7 @@ void *revocable_try_access(struct revocable *rev)
 	res = srcu_dereference(rp->res, &rp->srcu);
 	/* STUB: (void)rp; res = NULL; */
 	/* END EXERCISE */
-	trace_event(res ? "active_get" : "active_fail", rp->trace_name, "idx=%d", rev->idx);
+	trace_event(res ? "active_get" : "active_fail", rp->trace_name, "idx=%d", srcu_traced_index(false));
 	return res;
 }
 
@@ -140,8 +140,9 @@ void revocable_withdraw_access(struct revocable *rev)
 {
 	struct revocable_provider *rp = rev->rp;
 
-	trace_event("active_put", rp->trace_name, "idx=%d", rev->idx);
 	/* BEGIN EXERCISE revocable_withdraw_access */
 	srcu_read_unlock(&rp->srcu, rev->idx);
 	/* END EXERCISE */
+	/* After the unlock, to show the index it was given: the handle keeps rp. */
+	trace_event("active_put", rp->trace_name, "idx=%d", srcu_traced_index(true));
 }

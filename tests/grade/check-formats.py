@@ -1,13 +1,18 @@
 #!/usr/bin/python3
 """check-formats.py WORK - gradefmt.py's own tests, on made-up runs: no build, no suite.
 
-1. Hostile output: messages and outputs holding control characters, U+FFFE,
+1. Hostile output (and 1b, the writers fuzzed with texts that look like
+   TAP): messages and outputs holding control characters, U+FFFE,
    U+2028, a lone surrogate's bytes and other invalid UTF-8, leading spaces,
    "---"/"..." lines, and one of 1 MB.  Every format is read back by a real
    parser: results.json by json, classroom.json by json, junit.xml by
-   xmllint against tests/grade/junit.xsd, grade.tap by perl's TAP::Parser
-   and each of its YAML blocks by PyYAML; what they hold is bounded, and the
-   message of each failure survives into each format.
+   xmllint against tests/grade/junit.xsd (Ant's schema), grade.tap by
+   perl's TAP::Parser and by tappy (python3-tap), and each of its YAML
+   blocks by PyYAML; classroom.json as GitHub Classroom's reporter prints it
+   (no "line undefined", each failure's reason); what they hold is
+   bounded, and the message of each failure survives into each format.
+   1c. The course's own points.tsv, every stage failing, in grade.tap,
+   read by both TAP readers.
 2. Reports the trusted side must not believe: a unit that names a test the
    course does not list, names one twice, reports fewer, holds a malformed
    line, died, left nothing, ended with a signal, or points its message at a
@@ -140,6 +145,13 @@ def read_back(case, out):
         die "bad plan\n" unless $p->is_good_plan; print scalar($p->passed), " ", scalar($p->failed), "\n";''',
                         os.path.join(out, "grade.tap")], capture_output=True, text=True)
     ok(t.returncode == 0, "%s: grade.tap is TAP (perl's TAP::Parser) %s" % (case, (t.stdout + t.stderr).strip()[-200:]))
+    n = len([e for e in r["tests"] if e["max_score"] > 0])
+    for reader, got in (("TAP::Parser", tap_parser(os.path.join(out, "grade.tap"))),
+                        ("tappy", tappy(os.path.join(out, "grade.tap")))):
+        ok(isinstance(got, list) and len(got) == n, "%s: %s reads %s of its %d exercises" % (
+            case, reader, len(got) if isinstance(got, list) else got, n))
+    ok(all(t.get("line_no") == 0 for t in c["tests"]) and "line undefined" not in classroom_log(c),
+       "%s: Classroom's reporter prints no 'line undefined'" % case)
     # Each YAML block, by PyYAML.
     lines = open(os.path.join(out, "grade.tap"), encoding="utf-8").read().split("\n")
     blocks, cur = [], None
@@ -159,6 +171,56 @@ def read_back(case, out):
     failing = [e for e in r["tests"] if e["status"] == "failed" and e["max_score"] > 0]
     ok(good and len(blocks) == len(failing), "%s: grade.tap's %d YAML blocks parse (PyYAML), one a failed exercise" % (case, len(blocks)))
     return r, c, docs
+
+
+def tap_parser(path):
+    """What perl's TAP::Parser reads in grade.tap: [(number, ok, YAML message or None)], or why not."""
+    p = subprocess.run(["perl", "-MTAP::Parser", "-MJSON::PP", "-e", r'''
+        my $p = TAP::Parser->new({ source => $ARGV[0] }); my @t;
+        while (my $r = $p->next) {
+            die "not TAP: " . $r->as_string . "\n" if $r->is_unknown && $r->as_string =~ /\S/;
+            die "bail out: " . $r->as_string . "\n" if $r->is_bailout;
+            push @t, [$r->number, $r->is_actual_ok ? 1 : 0, undef] if $r->is_test;
+            $t[-1][2] = $r->data->{message} if $r->is_yaml && @t;
+        }
+        die "bad plan\n" unless $p->is_good_plan && !$p->parse_errors;
+        print JSON::PP->new->ascii->encode(\@t);''', path], capture_output=True)
+    if p.returncode != 0:
+        return p.stderr.decode("utf-8", "replace").strip()[-300:]
+    return [tuple(x) for x in json.loads(p.stdout)]
+
+
+def tappy(path):
+    """What tappy (python3-tap) reads in grade.tap: [(number, ok, YAML message or None)], or why not."""
+    from tap.parser import Parser
+    got, plan = [], None
+    for line in Parser().parse_file(path):
+        if line.category in ("bail", "unknown"):
+            return "tappy read a %s line" % line.category
+        if line.category == "plan":
+            plan = line.expected_tests
+        if line.category == "test":
+            y = line.yaml_block
+            got.append((line.number, 1 if line.ok else 0, y.get("message") if isinstance(y, dict) else None))
+    if plan != len(got) or [g[0] for g in got] != list(range(1, plan + 1)):
+        return "tappy: plan %s, tests %s" % (plan, [g[0] for g in got][:20])
+    return got
+
+
+def classroom_log(c):
+    """What GitHub Classroom's reporter (classroom-resources/autograding-grading-reporter v1)
+    prints of each test, from the fields it reads: the name and " - line " with line_no unless
+    that is 0; the message for status "error" only; test_code for any status."""
+    out = []
+    for t in c["tests"]:
+        if t["status"] == "error":
+            out.append("Error: %s" % (t.get("message") or "Failed to run test '%s'" % t["name"]))
+        else:
+            out.append("%s %s%s" % ("ok" if t["status"] == "pass" else "x", t["name"],
+                                    "" if t.get("line_no") == 0 else " - line %s" % t.get("line_no", "undefined")))
+        if t.get("test_code"):
+            out.append("Test code:\n%s" % t["test_code"])
+    return "\n".join(out)
 
 
 def hostile(stage_dir, d):
@@ -191,6 +253,77 @@ if out:
        "hostile: each exercise's visibility is exercises.tsv's")
     ok(any("   starts with spaces" in (d.get("message") or "") for d in docs if isinstance(d, dict)),
        "hostile: a message starting with spaces keeps them in its YAML block")
+
+# 1b. The writers fuzzed: failure texts built to look like TAP to a reader (a plan, a test, a
+# version, "Bail out!", a YAML end), with control characters, invalid UTF-8 (as gradefmt.py
+# decodes it), tabs and very long lines (PyYAML folded those, and TAP::Parser took the folded
+# rest, "--no-lockdep ...", for a key: "Bad plan").  Each text ends in its own marker: every
+# reader must read every exercise, and every failure's reason up to its marker.
+sys.dont_write_bytecode = True     # no __pycache__ in the course's tree
+sys.path.insert(0, here)
+import gradefmt as writers  # noqa: E402
+import random  # noqa: E402
+
+PIECES = ["1..7", "1..0 # SKIP all", "ok", "ok 1 - forged", "not ok 2 # TODO", "Bail out! stop", "TAP version 13",
+          "TAP version 14", "--no-lockdep " + "w " * 80, "--", "---", "...", "  ...", "# comment", "#", "\t\ttabs\t",
+          "pragma +strict", "- item", "key: value", "? q", "| pipe", "> fold", "'quote", '"dq', "&anchor *alias",
+          "!tag", "%YAML 1.2", "\x00\x01\x07\x1b[1m\x7f\x85\x0b\x0c\x1c", "\u2028\u2029\ufeff\ufffe\uffff",
+          b"\xed\xa0\x80\xc0\xaf\xff\xfe".decode("utf-8", "replace"), "x" * 5000, "y " * 3000, " " * 30 + "indented",
+          "trailing spaces   ", "", "\r\n", "<failure>&amp;</testcase>]]>"]
+
+
+def fuzz_texts(rng, n):
+    texts = ["\n".join(PIECES)] + list(PIECES)
+    while len(texts) < n:
+        texts.append(rng.choice(["\n", "", " ", "\t"]).join(rng.choice(PIECES) for _ in range(rng.randint(1, 8))))
+    # Half on one line: PyYAML folds a long one-line text unless told not to.
+    return [t + "\nEND-%d" % i if i % 2 else t.replace("\n", " ") + " END-%d" % i for i, t in enumerate(texts)]
+
+
+fz = os.path.join(work, "fuzz")
+shutil.rmtree(fz, ignore_errors=True)
+os.makedirs(fz)
+rng = random.Random(36)
+texts = fuzz_texts(rng, 200)
+ex = [dict(stage=4, name="ex_%d" % i, score=0.0 if i % 5 else 10.0, points=10.0, passed=i % 5 == 0, text=t,
+           visibility="visible", tests=[], failed=[{"id": "suite:" + p} for p in rng.sample(PIECES, 6)] if i % 5 else [])
+      for i, t in enumerate(texts)]
+writers.write_tap(os.path.join(fz, "grade.tap"), ex, "\n".join(PIECES))
+writers.write_junit(os.path.join(fz, "junit.xml"), ex, [], 1.0)
+writers.write_classroom(os.path.join(fz, "classroom.json"), ex)
+want = [(i, 1 if e["passed"] else 0) for i, e in enumerate(ex, 1)]
+tap = os.path.join(fz, "grade.tap")
+for reader, got in (("TAP::Parser", tap_parser(tap)), ("tappy", tappy(tap))):
+    good = isinstance(got, list) and [g[:2] for g in got] == want
+    lost = [g[0] for g in got if not g[1] and not (g[2] or "").rstrip().endswith("END-%d" % (g[0] - 1))] if good else "-"
+    ok(good and not lost, "fuzz: %s reads all %d exercises of grade.tap, and each of %d failures' reason to its end (%s)" % (
+        reader, len(ex), sum(not e["passed"] for e in ex), got if not good else "lost: %s" % lost[:10]))
+x = subprocess.run(["xmllint", "--noout", "--schema", os.path.join(here, "junit.xsd"), os.path.join(fz, "junit.xml")],
+                   capture_output=True, text=True)
+ok(x.returncode == 0, "fuzz: junit.xml is valid against tests/grade/junit.xsd (Ant's schema) %s" % x.stderr.strip()[-300:])
+import xml.etree.ElementTree as ET  # noqa: E402
+cases = ET.parse(os.path.join(fz, "junit.xml")).getroot().iter("testcase")
+ok(all((c.find("failure") is None) == ex[i]["passed"] and
+       (ex[i]["passed"] or c.find("failure").text.rstrip().endswith("END-%d" % i)) for i, c in enumerate(cases)),
+   "fuzz: junit.xml holds each failure's reason to its end")
+c = json.load(open(os.path.join(fz, "classroom.json")))
+log = classroom_log(c)
+ok("line undefined" not in log and all(("END-%d" % i) in log for i, e in enumerate(ex) if not e["passed"]),
+   "fuzz: Classroom's reporter's log has no 'line undefined' and each failure's reason")
+
+# 1c. The course's own tests, every stage, all failing (a skeleton's grading, without the build):
+# stage 4's list of failed tests is one long line with "--no-lockdep" in it.
+course_tests, course_ex = writers.load_course(os.path.join(here, "points.tsv"), os.path.join(here, "exercises.tsv"),
+                                              set(range(1, 10)))
+for t in course_tests:
+    t["text"] = "not run"
+skel = writers.exercise_results(course_ex)
+writers.write_tap(os.path.join(fz, "course.tap"), skel, "")
+tap = os.path.join(fz, "course.tap")
+for reader, got in (("TAP::Parser", tap_parser(tap)), ("tappy", tappy(tap))):
+    ok(isinstance(got, list) and len(got) == len(skel) and all(g[1] == 0 and g[2] for g in got),
+       "course: %s reads grade.tap of every stage's exercises failing, %d of them, each with its reason (%s)" % (
+           reader, len(skel), got if not isinstance(got, list) else len(got)))
 
 # 2. Reports not to believe.
 def forged(stage_dir, d):

@@ -7,7 +7,8 @@
 #     exercises points.tsv names, and no other.
 #  1. The formats and the trusted reading (check-formats.py: hostile
 #     output, forged and partial reports, the scoring model, read back by
-#     json, xmllint with tests/grade/junit.xsd, TAP::Parser, PyYAML).
+#     json, xmllint with tests/grade/junit.xsd, TAP::Parser and tappy,
+#     PyYAML, and classroom.json as Classroom's reporter prints it).
 #  2. The per-stage bundles (BUNDLES/stageN/autograder.zip): tracked files
 #     only, no solutions/stageK or tests/stageK/mistakes but for the stages K
 #     that N builds on (code/tools/stage-chain.sh), no
@@ -17,7 +18,9 @@
 #     stage 1's bundle, run as Gradescope runs it (as root): a correct
 #     submission zipped with one top folder scores full; an empty one 0
 #     with the paths expected; one that does not compile 0 with the
-#     compiler's error; an adversary (wrong code that reads solutions,
+#     compiler's error; the submission gate refuses the adversary below
+#     (its file graded as handed out, the refusal said); behind the gate
+#     (GRADE_GATE=0) an adversary (wrong code that reads solutions,
 #     writes the grader's files, forges result lines, exits early and
 #     floods its output) scores 0, changes none of the grader's files, and
 #     no solution text appears in anything the run left.  Every copy of the
@@ -213,7 +216,8 @@ else bad "Gradescope, an empty submission: no valid results.json"; fi
 # Does not compile.
 layout
 mkdir -p "$root/submission/stage1"
-{ cat solutions/stage1/kobject_ref.c; echo 'this is not C'; } >"$root/submission/stage1/kobject_ref.c"
+# (a syntax error inside an exercise, where the submission gate lets it through to the compiler)
+sed 's/^\tkref_get(&kobj->kref);$/\tkref_get(\&kobj->kref) kobj;/' solutions/stage1/kobject_ref.c >"$root/submission/stage1/kobject_ref.c"
 if read -r score max < <(gradescope broken); then
 	[ "$score" = 0 ] && reason "does not compile" && grep -q "kobject_ref.c:[0-9]*:[0-9]*: error" "$root/results/results.json" &&
 		ok "Gradescope, a submission that does not compile: 0 of $max, with the compiler's error" ||
@@ -317,7 +321,10 @@ __attribute__((constructor)) static void adversary(void)
 	fflush(stdout);
 }
 EOF
-if read -r score max < <(gradescope adversary); then
+# The layers behind the submission gate, alone: the gate would refuse this
+# file (GRADE_GATE=0, which only the grader's own environment can set).
+cp -r "$root/submission" "$work/adversary-submission"
+if read -r score max < <(gradescope adversary GRADE_GATE=0); then
 	[ "$score" = 0 ] && ok "Gradescope, the adversary (wrong code that reads, writes, forges, exits early, floods) scores 0 of $max" ||
 		bad "Gradescope, the adversary scores $score of $max"
 	(cd "$root/source" && sha256sum --quiet -c "$work/source.sums") >"$work/source.changed" 2>&1 &&
@@ -341,6 +348,16 @@ if read -r score max < <(gradescope adversary); then
 	[ "$not_used" -gt 0 ] && ok "Gradescope, the submission's edited test is named as not used" ||
 		bad "Gradescope, the edited test is not reported as not used"
 else bad "Gradescope, the adversary: no valid results.json"; fi
+# And with the gate: the file is refused before anything compiles, graded as handed out, the refusal said.
+layout
+cp -r "$work/adversary-submission/." "$root/submission/"
+if read -r score max < <(gradescope gated); then
+	[ "$score" = 0 ] && grep -q "kobject_ref.c was refused, so its exercises score 0" "$root/results/results.json" &&
+		grep -q "kobject_ref.c:[0-9]*: a preprocessor line" "$root/results/results.json" &&
+		! grep -q "STOLEN\|FORGED" "$work/gs-gated.log" "$root/results/results.json" &&
+		ok "Gradescope, the submission gate refuses the adversary's file: 0 of $max, the refusal in the feedback" ||
+		bad "Gradescope, the adversary with the gate: $score of $max, or no refusal in the feedback"
+else bad "Gradescope, the adversary with the gate: no valid results.json"; fi
 
 # ---- 4c. the sandbox's limits, in both of its modes: with namespaces, and
 # without (GRADE_SANDBOX_NONS=1, as in a container without CAP_SYS_ADMIN).
@@ -745,10 +762,15 @@ total = sum(t["score"] for t in c["tests"])
 m = re.findall(r"^grade: (\S+) of (\S+) points", log, re.M)
 assert len(m) == 1, "want one total in the log, found %s" % m
 assert float(m[0][0]) == frac == total == r["score"], (m, frac, total, r["score"])
+# What the reporter prints of a test: " - line N" unless line_no is 0, the reason only in test_code
+# (or in the message, for status "error"); see tests/grade/gradefmt.py's write_classroom.
+assert all(t.get("line_no") == 0 for t in c["tests"]), "a test without line_no 0: the reporter prints 'line undefined'"
+assert all(t["status"] == "pass" or t.get("test_code") or (t["status"] == "error" and t.get("message"))
+           for t in c["tests"] if "(see part 1)" != t.get("message")), "a failure the reporter shows without its reason"
 print(total, c["max_score"])
 EOF
 	then
-		ok "Classroom step: one total in its log, the reporter's two sums agree: $(cat "$gh/check")"
+		ok "Classroom step: one total in its log, the reporter's two sums agree, each test as it prints (no 'line undefined', a failure's reason): $(cat "$gh/check")"
 	else
 		bad "Classroom step: $(tail -n 3 "$gh/check" "$gh/log" 2>/dev/null)"
 	fi
@@ -758,7 +780,7 @@ EOF
 import json, sys
 r = json.load(sys.stdin)
 assert r["max_score"] > 0 and r["tests"] and all(t["score"] == 0 for t in r["tests"]), r
-assert all("grading failed" in t["message"] for t in r["tests"]), r
+assert all("grading failed" in t["message"] and t["status"] == "error" and t.get("line_no") == 0 for t in r["tests"]), r
 print(r["max_score"])' >"$gh/check2" 2>&1 && grep -q "grading failed" "$gh/log2"; then
 		ok "Classroom step: a failed grading records 0 of $(cat "$gh/check2") points, and its log says why"
 	else

@@ -22,6 +22,9 @@ if ! git clone -q "$handout" "$work/clone" 2>"$work/clone.log"; then
 	echo "check-handout: $pass passed, $fail failed"; exit 1
 fi
 cd "$work/clone" || exit 1
+# The clone is a student's checkout, not part of this make's build: its makes
+# get no jobserver of ours (under make -jN they would warn about it first).
+unset MAKEFLAGS MFLAGS MAKELEVEL
 if [ ! -e solutions ]; then ok "a clone of the handout has no solutions/"; else bad "a clone of the handout has solutions/"; fi
 
 # What needs the reference stops with the reason.

@@ -41,12 +41,15 @@ for line in open(path, encoding="utf-8"):
     f = line.rstrip("\n").split("\t")
     if line.startswith("#") or len(f) != 4 or f[0] not in stages:
         continue
-    tests.append({"name": "stage %s: %s" % (f[0], f[1]), "status": "error", "score": 0, "points": float(f[2]),
-                  "message": "grading failed (make grade exit %s) before this exercise was graded; see the log" % rc})
+    # line_no 0: the reporter prints "line undefined" without it (tests/grade/gradefmt.py).
+    tests.append({"name": "stage %s: %s" % (f[0], f[1]), "status": "error", "score": 0, "points": float(f[2]), "line_no": 0,
+                  # The reporter prints an error's message, not its name: the message names it.
+                  "message": "stage %s: %s: grading failed (make grade exit %s) before this exercise was graded; see the log"
+                  % (f[0], f[1], rc)})
 most = sum(t.pop("points") for t in tests)
 # Stages that do not exist still record a score: one test, of one point.
 if not tests:
-    tests, most = [{"name": "grading", "status": "error", "score": 0,
+    tests, most = [{"name": "grading", "status": "error", "score": 0, "line_no": 0,
                     "message": "grading failed (make grade exit %s): no such stage %s" % (rc, " ".join(stages))}], 1
 json.dump({"version": 1, "status": "error", "max_score": most, "tests": tests}, open(out, "w"))
 PY

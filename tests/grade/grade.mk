@@ -5,13 +5,16 @@
 # What grading needs on a grading machine (a subset of DEB_PACKAGES: no
 # book, no figures).  The Gradescope bundle's setup.sh installs the same.
 # python3 and python3-yaml write the formats (tests/grade/gradefmt.py);
-# util-linux (setpriv, unshare) keeps the submission on its side.
-GRADE_PACKAGES := gcc libc6-dev make check pkg-config valgrind libsubunit-dev python3 python3-yaml util-linux
+# util-linux (setpriv, unshare) keeps the submission on its side; binutils
+# (nm, objdump, readelf) reads its objects (tests/grade/objgate.sh).
+GRADE_PACKAGES := gcc binutils libc6-dev make check pkg-config valgrind libsubunit-dev python3 python3-yaml util-linux
 # What the tests of the grader need besides: real parsers for its formats
 # (python3's json and xml, libxml2-utils' xmllint with the JUnit schema,
-# perl's TAP::Parser), zip for the bundle, git to build it, and procps
+# perl's TAP::Parser, and tappy: python3-tap, which reads YAML blocks only
+# with python3-more-itertools, a Recommends that deps.sh does not bring),
+# zip for the bundle, git to build it, and procps
 # (pgrep: what the sandbox's user has left running).
-GRADE_TEST_PACKAGES := python3 python3-yaml perl zip unzip libxml2-utils git procps
+GRADE_TEST_PACKAGES := python3 python3-yaml python3-tap python3-more-itertools perl zip unzip libxml2-utils git procps
 
 # The objects every grading copy shares (tests/grade/grade.sh copies them in),
 # and the student builds of this tree's exercises/, which the copy's make

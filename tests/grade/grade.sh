@@ -33,6 +33,13 @@
 # exactly that list.  Run as another user (a student's make grade) the same
 # steps run as that user, with no boundary.
 #
+# The submission gate (tests/grade/gate.sh) runs before anything compiles:
+# an exercise file that differs from the handed-out one outside its
+# exercises, or uses there what an exercise does not need, is graded as
+# handed out (its exercises score 0) and the refusal goes in the note; its
+# second half reads the compiled objects before any runs, and a refusal
+# there scores the stage 0.
+#
 # Each stage gets at most TIMEOUT seconds (default 300) for its build and
 # its units together, each unit (a suite, the scenario table) at most
 # GRADE_STEP_S (default 120: wall time, so generous for a loaded machine; it
@@ -271,6 +278,37 @@ for n in $stages; do
 	for rel in $mine; do
 		case ${from[$rel]:-} in ''|skip) ;; *) cp -P "${from[$rel]}" "$tree/$rel" ;; esac
 	done
+	# The submission gate (tests/grade/gate.sh), before anything compiles: a
+	# file it refuses is graded as the handed-out skeleton (its shape without
+	# the @ lines), so its exercises score 0 and none of its code runs; the
+	# refusals go in the note.
+	# GRADE_GATE=0 leaves it out: for the tests of the layers behind it
+	# (tests/grade/check-grade.sh); a submission cannot set the grader's environment.
+	if [ "${GRADE_GATE:-1}" = 0 ]; then
+		echo "stage $n: the submission gate was left out (GRADE_GATE=0)" >>"$note"
+		grc=0
+	else
+		(cd "$tree" && GATE_REFUSED="$sd/gate.refused" GATE_ONLY=source \
+			tests/grade/gate.sh "$src/build/tools/gate" "$n" "exercises/stage$n") >"$sd/gate.msg" 2>&1
+		grc=$?
+	fi
+	case $grc in
+	0) ;;
+	1)
+		while read -r _ rel; do
+			shape=$tree/tests/grade/shapes/stage$n/$rel
+			if [ ! -f "$shape" ]; then	# a file of the student's own: not built
+				rm -f "$tree/exercises/stage$n/$rel"
+				echo "stage $n: exercises/stage$n/$rel is not a handed-out file: not used" >>"$note"
+				continue
+			fi
+			grep -v '^[[:space:]]*@\(EXERCISE .*\|END\)$' "$shape" >"$tree/exercises/stage$n/$rel" || exit 2
+			echo "stage $n: exercises/stage$n/$rel was refused, so its exercises score 0 (it was graded as handed out):" >>"$note"
+		done <"$sd/gate.refused"
+		sed 's|^'"$tree"'/||; s/^/  /' "$sd/gate.msg" >>"$note"
+		echo "stage $n: the submission gate refused $(wc -l <"$sd/gate.refused") file(s)" ;;
+	*) echo "grade.sh: the submission gate could not run on stage $n:" >&2; cat "$sd/gate.msg" >&2; exit 2 ;;
+	esac
 	# What the sandbox hides besides: the course's tree's later solutions and
 	# everything of its build but this grading (GRADE_HIDE adds more).
 	hide=$sd/hide
@@ -320,6 +358,23 @@ for n in $stages; do
 			[ $rc != 124 ] || echo "(the build was stopped by the grader's limits: $limit s, $cpu_s CPU-seconds)"
 		} >"$sd/build.msg"
 		echo "stage $n: does not compile"
+		args+=("$n=$sd")
+		drop "$tree"
+		[ -z "$trusted" ] || chown 0:0 "$sd/hang"
+		continue
+	fi
+	# The gate's second half, on the objects just compiled and before any of them runs: a refusal scores the stage 0.
+	grc=0
+	[ "${GRADE_GATE:-1}" = 0 ] || (cd "$tree" && GATE_ONLY=objects tests/grade/gate.sh "$src/build/tools/gate" "$n" \
+		"exercises/stage$n" "$tree/build/student/stage$n" "$tree"/build/kernel/*.o) >"$sd/objgate.msg" 2>&1 || grc=$?
+	if [ $grc != 0 ]; then
+		[ $grc = 1 ] || { echo "grade.sh: the submission gate could not run on stage $n's objects:" >&2; cat "$sd/objgate.msg" >&2; exit 2; }
+		{
+			echo "stage $n's compiled code was refused, so none of its tests ran:"
+			sed 's/^/  /' "$sd/objgate.msg"
+		} >"$sd/build.msg"
+		cat "$sd/build.msg" >>"$note"
+		echo "stage $n: compiled code refused"
 		args+=("$n=$sd")
 		drop "$tree"
 		[ -z "$trusted" ] || chown 0:0 "$sd/hang"
@@ -433,7 +488,7 @@ python3 "$src/tests/grade/gradefmt.py" --points tests/grade/points.tsv --exercis
 	--out "${final:-$out}" --note "$note" --elapsed $((SECONDS - start)) "${args[@]}" || exit 2
 [ ! -s "$note" ] || sed 's/^/  /' "$note"
 # What a unit wrote beyond its results (a disk fill in its directory) is not kept past 1 MiB a file.
-find "$out" -path '*/work/*' -type f -size +1024k -delete 2>/dev/null
+for w in "$out"/stage*/work; do [ ! -d "$w" ] || find "$w" -type f -size +1024k -delete 2>/dev/null; done
 for m in "${mounts[@]}"; do unbound "$m" || exit 2; done
 # The logs of copies made in /tmp join the results in OUT.
 if [ -n "$final" ]; then

@@ -33,8 +33,8 @@ points when every test that names it in points.tsv passed, else zero.  Tests
 that name no exercise ("-") score nothing either way; their failures are
 reported apart.
 
-Writes, in DIR: results.json (Gradescope), junit.xml (JUnit, Jenkins/Ant
-schema), grade.tap (TAP 13 with YAML blocks), classroom.json (GitHub
+Writes, in DIR: results.json (Gradescope), junit.xml (JUnit, Ant's schema:
+tests/grade/junit.xsd), grade.tap (TAP 13 with YAML blocks), classroom.json (GitHub
 Classroom's reporter), summary.txt (one line per failed exercise, and the
 total); each written by Python's json, xml.etree and PyYAML, never by hand.
 Prints one line a stage and the total.  Exit status 0, or 2 with
@@ -334,7 +334,11 @@ def write_gradescope(path, ex, given, note, elapsed):
 def write_classroom(path, ex):
     """GitHub Classroom's reporter counts tests, not their scores (pass fraction times max_score):
     every test it gets carries the same weight, the greatest common divisor of the exercises'
-    points, so each of its totals is the points an exercise sum gives."""
+    points, so each of its totals is the points an exercise sum gives.
+    What its log shows of a test (classroom-resources/autograding-grading-reporter v1): the
+    name, then " - line N" unless line_no is 0 (absent, it prints "line undefined"); the message
+    only for status "error"; test_code for any status.  So every test has line_no 0, and a
+    failed exercise's reason is its test_code as well as its message."""
     unit = reduce(math.gcd, [int(e["points"]) for e in ex if float(e["points"]).is_integer() and e["points"] > 0], 0)
     tests = []
     for e in ex:
@@ -344,8 +348,11 @@ def write_classroom(path, ex):
             parts, w = int(e["points"]) // unit, unit
         for k in range(parts):
             name = "stage %d: %s" % (e["stage"], e["name"]) + (" (%d/%d)" % (k + 1, parts) if parts > 1 else "")
-            tests.append({"name": name, "status": "pass" if e["passed"] else "fail",
-                          "score": num(w if e["passed"] else 0), "message": e["text"] if k == 0 else "(see part 1)"})
+            t = {"name": name, "status": "pass" if e["passed"] else "fail", "score": num(w if e["passed"] else 0),
+                 "message": e["text"] if k == 0 else "(see part 1)", "line_no": 0}
+            if not e["passed"] and k == 0:
+                t["test_code"] = e["text"]
+            tests.append(t)
     r = {"version": 1, "status": "pass" if all(e["passed"] for e in ex) else "fail",
          "max_score": num(sum(e["points"] for e in ex)), "tests": tests}
     with open(path, "w", encoding="utf-8") as f:
@@ -360,13 +367,14 @@ def xml_safe(s):
 
 
 def write_junit(path, ex, tests, elapsed):
-    root = ET.Element("testsuites", name="lifetime-workbook", tests=str(len(ex)),
-                      failures=str(sum(not e["passed"] for e in ex)), errors="0", time="%.3f" % elapsed)
+    # Ant's schema (tests/grade/junit.xsd): <testsuites> has no attributes, each suite in it
+    # its package and id, and there is no "skipped".
+    root = ET.Element("testsuites")
     stamp = time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime())
     for i, st in enumerate(sorted({e["stage"] for e in ex})):
         mine = [e for e in ex if e["stage"] == st]
         s = ET.SubElement(root, "testsuite", name="stage%d" % st, tests=str(len(mine)),
-                          failures=str(sum(not e["passed"] for e in mine)), errors="0", skipped="0",
+                          failures=str(sum(not e["passed"] for e in mine)), errors="0",
                           time="%.3f" % (elapsed / max(1, len({e['stage'] for e in ex}))), timestamp=stamp,
                           hostname="localhost", id=str(i), package="stage%d" % st)
         props = ET.SubElement(s, "properties")
@@ -391,12 +399,15 @@ def write_junit(path, ex, tests, elapsed):
 
 
 class TapDumper(yaml.SafeDumper):
-    """PyYAML, with a text of several lines as a literal block (|): TAP::Parser's YAML reader
-    does not read a quoted scalar that spans lines."""
+    """PyYAML, with every text as a literal block ("|"): TAP::Parser's YAML reader reads no
+    other multi-line form (not "|-", not a plain or quoted scalar folded over lines), and a
+    plain scalar that PyYAML folds puts the rest of a long line on a line of its own, which
+    that reader takes for a key when it looks like one ("--no-lockdep ...: ...")."""
 
 
 def _str(dumper, s):
-    return dumper.represent_scalar("tag:yaml.org,2002:str", s, style="|" if "\n" in s else None)
+    # yaml_text's texts end in a newline; keys do not, and stay plain.
+    return dumper.represent_scalar("tag:yaml.org,2002:str", s, style="|" if s.endswith("\n") else None)
 
 
 TapDumper.add_representer(str, _str)
@@ -404,34 +415,44 @@ YAML_BREAKS = {"\r": "\n", "\x85": "\n", "\u2028": "\n", "\u2029": "\n", "\ufeff
 
 
 def yaml_text(s):
-    """What TAP::Parser's YAML reader reads back as a literal block: YAML's printable characters
-    (others become U+FFFD), its other line breaks as newlines, tabs expanded, no trailing spaces
-    and no empty lines (either would make PyYAML quote it, or end the block there for that
-    reader), and one final newline when it has several lines (a plain "|")."""
+    """What both TAP readers (TAP::Parser and tappy) read back as a literal block: YAML's
+    printable characters (others become U+FFFD), its other line breaks as newlines, tabs
+    expanded, no trailing spaces and no empty lines (either would make PyYAML quote it, or end
+    the block there for TAP::Parser), the first line without leading spaces (else PyYAML adds
+    an indentation indicator, which TAP::Parser does not read), a backslash before a line that
+    starts with "..." (tappy ends the block at any indented "..."), and a final newline (a
+    plain "|", not "|-").  Empty text stays empty (PyYAML writes '')."""
     s = "".join(YAML_BREAKS.get(c, c if c in "\t\n" or "\x20" <= c <= "\x7e" or c == "\xa0" or
                                 "\xa1" <= c <= "\ud7ff" or "\ue000" <= c <= "\ufffd" or c >= "\U00010000"
                                 else "\ufffd") for c in s)
     lines = [l.expandtabs(4).rstrip() for l in s.split("\n")]
     lines = [l for l in lines if l]
-    if len(lines) > 1:
-        lines[0] = lines[0].lstrip()
-        return "\n".join(lines) + "\n"
-    return lines[0] if lines else ""
+    if not lines:
+        return ""
+    lines[0] = lines[0].lstrip()
+    lines = ["\\" + l if l.lstrip().startswith("...") else l for l in lines]
+    return "\n".join(lines) + "\n"
+
+
+def tap_comment(s):
+    """Text as TAP comments: every line behind "# ", so no line of it is a plan, a test, a
+    version or "Bail out!" to any reader."""
+    return "".join("# %s\n" % l for l in yaml_text(s).split("\n") if l)
 
 
 def write_tap(path, ex, note):
     with open(path, "w", encoding="utf-8") as f:
         f.write("TAP version 13\n1..%d\n" % len(ex))
-        for line in yaml_text(note).split("\n"):
-            if line:
-                f.write("# %s\n" % line)
+        f.write(tap_comment(note))
         for i, e in enumerate(ex, 1):
-            desc = "stage%d %s (%s/%s points)" % (e["stage"], e["name"], num(e["score"]), num(e["points"]))
+            # A "#" in a description starts a directive (SKIP, TODO): TAP's escape is "\#".
+            desc = "stage%d %s (%s/%s points)" % (e["stage"], e["name"].replace("\\", "\\\\").replace("#", "\\#"),
+                                                  num(e["score"]), num(e["points"]))
             f.write("%s %d - %s\n" % ("ok" if e["passed"] else "not ok", i, desc))
             if e["passed"]:
                 continue
             block = yaml.dump({"message": yaml_text(e["text"]), "failed_tests": yaml_text(" ".join(t["id"] for t in e["failed"])),
-                               "points": num(e["points"])}, Dumper=TapDumper, allow_unicode=True, width=100,
+                               "points": num(e["points"])}, Dumper=TapDumper, allow_unicode=True, width=float("inf"),
                               sort_keys=False)
             f.write("  ---\n" + "".join("  " + l + "\n" for l in block.splitlines()) + "  ...\n")
 

@@ -1,5 +1,5 @@
 #!/bin/bash
-# check-explain.sh MISTAKEDIR REFDIR OUT - a failing explorer harness leaves a drawing that names the student's functions.
+# check-explain.sh MISTAKEDIR REFDIR OUT [S5DIR] - a failing explorer harness leaves a drawing that names the student's functions.
 #
 # MISTAKEDIR holds stage 4's explorer built with a mistake
 # (tests/stage4/mistakes/remove-self-wakes-before-unbreak.patch, which
@@ -14,9 +14,15 @@
 #     that solutions/stage4/sysfs_active.c (the student's file) defines;
 #   - explain.sh prints the SVG's path and the replay command;
 #   - the reference's run passes and leaves nothing to draw.
+# With S5DIR, stage 5's explorer built with
+# tests/stage5/mistakes/index-in-a-static.patch (a withdrawal that lowers
+# another SRCU counter than its access raised: revoke waits for ever):
+#   - its access-vs-revoke drawing gives every access and withdrawal its
+#     SRCU index (idx=), draws red the withdrawal whose index is not its
+#     access's, and calls the run's end a deadlock, not an oops.
 # T2D is trace2dot.  Exit status 0 if all holds, 1 otherwise.
 set -u
-mis=$1 ref=$2 out=$3
+mis=$1 ref=$2 out=$3 s5=${4:-}
 fail=0
 bad() { echo "check-explain: FAIL: $*"; fail=1; }
 rm -rf "$out" && mkdir -p "$out/mistake" "$out/reference"
@@ -58,5 +64,23 @@ run "$out/reference" "$ref/tests/test_explore" "$ref" || bad "the reference's ex
 	bad "the reference's passing run left traces to draw: $out/reference/explain"
 said=$(tests/lib/explain.sh "$out/reference")
 grep -q "no failing schedule" <<<"$said" || bad "explain.sh on a passing run says: $said"
+if [ -n "$s5" ]; then
+	mkdir -p "$out/stage5"
+	run "$out/stage5" "$s5/test_explore" "$s5" && bad "stage 5's explorer passed with index-in-a-static.patch ($out/stage5/run.out)"
+	svg=$out/stage5/explain/access-vs-revoke.svg
+	if [ ! -s "$svg" ]; then
+		bad "stage 5: the shared index's run drew no SVG: $svg"
+	else
+		box() { grep -oE ">[0-9]+ $1<" "$svg" | head -n 1; }
+		[ -n "$(box 'active_get idx=[01]')" ] && [ -n "$(box 'active_put idx=[01]')" ] ||
+			bad "stage 5: $svg does not give the accesses' and withdrawals' SRCU index (idx=)"
+		grep -qE 'active_put [^"]* idx=([01]); its access took idx=[01]' "$svg" &&
+			grep -q 'stroke="red" stroke-width="3"' "$svg" ||
+			bad "stage 5: $svg does not draw red the withdrawal whose index is not its access's"
+		[ -n "$(box deadlock)" ] || bad "stage 5: $svg does not call the run's end a deadlock"
+		[ -z "$(box oops)" ] || bad "stage 5: $svg calls a deadlock an oops"
+		[ $fail = 1 ] || echo "check-explain: stage 5's shared index is drawn with each access's and withdrawal's index, its end a deadlock"
+	fi
+fi
 [ $fail = 0 ] && echo "check-explain: the failing schedule is drawn, names the student's functions; a passing run leaves none"
 exit $fail

@@ -7,10 +7,11 @@
 # do at their very end; so the screen opens with that list instead:
 # the exercises not started or failing, in the chapter's order (the order
 # of EXDIR/stageN/hints.txt), each with its FILE:LINE, the command of its
-# next hint level, and one line of what failed (its first failed test and
-# the first line of that test's message).  With one exercise left, the
-# full reports of that exercise's failed tests follow (the failures a
-# student works on then); with three failed tests or fewer, all of them.  The last line says where every report is.
+# next hint level, and what failed: its first failed test, and under it
+# the first line of that test's message, wrapped on at most two lines.
+# With one exercise left, the full reports of that exercise's failed tests
+# follow (the failures a student works on then); with three failed tests
+# or fewer, all of them.  The first line says where every report is.
 #
 # Which exercise a failed test blames is tests/lib/progress.sh's rule
 # (tests/grade/points.tsv says which exercises each test depends on), read
@@ -61,6 +62,19 @@ block() {
 	fi
 }
 
+# wrap TEXT - TEXT indented under its test, cut with "..." only past WRAP_LINES lines:
+# 4 lines an exercise keeps the first screen of seven within its 40 (check-first-screen).
+WRAP_WIDTH=114 WRAP_LINES=2
+wrap() {
+	local text=$1 max=$((WRAP_WIDTH * WRAP_LINES)) lines
+	[ "${#1}" -le "$max" ] || text="${1:0:$((max - 3 * WRAP_LINES))}"
+	lines=$(fold -s -w "$WRAP_WIDTH" <<<"$text" | sed 's/ *$//')
+	if [ "$(wc -l <<<"$lines")" -gt "$WRAP_LINES" ] || [ "$text" != "$1" ]; then
+		lines="$(head -n "$WRAP_LINES" <<<"$lines")..."
+	fi
+	sed 's/^/         /' <<<"$lines"
+}
+
 shown=${log#"$PWD/"}
 if [ "$ntodo" = 1 ]; then
 	echo "$name: one exercise left; its failed tests in full below (every report: $shown):"
@@ -97,7 +111,7 @@ while IFS=$'\t' read -r _ ex status detail where; do
 			# shellcheck disable=SC2046
 			hit=$(grep -lF "TODO($ex): not done yet" $(cut -f7 <<<"$failed") 2>/dev/null | head -n 1)
 			[ -z "$hit" ] || { first=$(awk -F'\t' -v f="$hit" '$7 == f' <<<"$failed" | head -n 1)
-					   line="TODO($ex): not done yet"; }
+					   line=$(grep -m 1 -F "TODO($ex): not done yet" "$hit"); }
 		fi
 	fi
 	[ -n "$first" ] || first=$(head -n 1 <<<"$failed")
@@ -105,12 +119,17 @@ while IFS=$'\t' read -r _ ex status detail where; do
 	# An explorer's failure without its harness's claim: what went wrong, and when.
 	[ -n "$line" ] || line=$(grep -m 1 . "$msg" 2>/dev/null | sed 's/^exercise not done yet: //; s/^ksim ran an unfinished exercise: //
 		s/^harness \([^ ]*\) (.*): \([^:]*, on schedule [0-9]*\.\)$/harness \1: \2/')
+	# Its own stub's text: the exercise is named on the line above.
+	line=${line/#"TODO($ex): not done yet - "/not done yet: }
+	# Another's (the one this exercise's tests reach first): its name and text.
+	line=$(sed -E 's/^TODO\(([A-Za-z0-9_]+)\): not done yet - /TODO(\1): /' <<<"$line")
 	# Where the test is, unless that is the explorer's shared code.
 	case $twhere in tests/lib/*) twhere= ;; esac
-	line="$id${twhere:+ ($twhere)}: $line"
-	[ "${#line}" -le 130 ] || line="${line:0:127}..."
 	nf=$(wc -l <<<"$failed")
-	echo "       $nf test$([ "$nf" = 1 ] || echo s) failed, first $line"
+	echo "       $nf test$([ "$nf" = 1 ] || echo s) failed, first $id${twhere:+ ($twhere)}:"
+	# Its reason under it, whole: at most WRAP_LINES lines of WRAP_WIDTH,
+	# broken at spaces, so a stub's TODO text reaches the student in full.
+	wrap "$line"
 	if [ "$ntodo" = 1 ]; then
 		while IFS= read -r r; do block "$r"; done <<<"$failed"
 	fi

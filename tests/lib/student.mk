@@ -38,14 +38,15 @@ $(foreach n,$(STAGES),$(eval $(call EXPLAIN_STAGE,$(n))))
 
 # check-explain - a failing explorer harness leaves its drawing: a stage-4
 # mistake's remove-self-race fails, its message names the SVG, and the SVG
-# names functions of the student's file; the reference leaves none.
-HELP += "check-explain    a failing explorer harness is drawn: the SVG exists and names the student's functions (a stage-4 mistake)"
+# names functions of the student's file; the reference leaves none.  And
+# stage 5's shared SRCU index is drawn with each access's index, its end a deadlock.
+HELP += "check-explain    a failing explorer harness is drawn: the SVG exists and names the student's functions (a stage-4 mistake); stage 5's SRCU indexes and deadlock"
 CHECK_TARGETS += check-explain
 .PHONY: check-explain
 check-explain: $(BUILD)/.deps-ok $(BUILD)/tools/trace2dot $(BUILD)/mistake/stage4/remove-self-wakes-before-unbreak/test_explore \
-		$(BUILD)/stage4/ksim $(BUILD)/stage4/tests/test_explore
+		$(BUILD)/stage4/ksim $(BUILD)/stage4/tests/test_explore $(BUILD)/mistake/stage5/index-in-a-static/test_explore
 	$(Q)T2D=$(BUILD)/tools/trace2dot tests/lib/check-explain.sh $(BUILD)/mistake/stage4/remove-self-wakes-before-unbreak \
-	  $(BUILD)/stage4 $(BUILD)/check-explain
+	  $(BUILD)/stage4 $(BUILD)/check-explain $(BUILD)/mistake/stage5/index-in-a-static
 
 # progress - every stage's exercises: done, failing, not started (tests/lib/progress.sh).
 HELP += "progress         one table of every stage's exercises: done, failing, not started (your exercises/; STAGES=\"1 2\")"
