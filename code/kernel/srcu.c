@@ -1,6 +1,10 @@
 /* srcu.c - sleepable RCU: two counters per domain; a grace period drains the idle one, flips, drains the old one. */
+#include "delay.h"
 #include "srcu.h"
 #include "task.h"
+
+/* A reader held here is still inside its section, its work done: what a revoke must wait for. */
+DELAY_POINT(srcu_read_unlock)
 
 int __init_srcu_struct(struct srcu_struct *ssp, const char *name, struct lock_class_key *key)
 {
@@ -40,6 +44,7 @@ __noinline int srcu_read_lock(struct srcu_struct *ssp)
 __noinline void srcu_read_unlock(struct srcu_struct *ssp, int idx)
 {
 	WARN_ON(idx & ~1);
+	delay_point("srcu_read_unlock");
 	if (current)
 		current->srcu_traced[1] = idx, current->srcu_traced_set[1] = true;
 	lockdep_call(lock_release(&ssp->dep_map, _RET_IP_));

@@ -1,4 +1,5 @@
 /* wait.c - wait queues: a mutex and a condition variable, as helgrind and drd understand them. */
+#include "delay.h"
 #include "scheduler.h"
 #include "wait.h"
 
@@ -6,6 +7,12 @@ void init_waitqueue_head(struct wait_queue_head *wq)
 {
 	pthread_mutex_init(&wq->lock, NULL);
 	pthread_cond_init(&wq->cond, NULL);
+	wq->delay = NULL;
+}
+
+void waitqueue_delay_point(struct wait_queue_head *wq, const char *name)
+{
+	wq->delay = name;
 }
 
 /* wake_up_all - wake every sleeper; each tests its condition again. */
@@ -19,6 +26,8 @@ void wake_up_all(struct wait_queue_head *wq)
 
 void wait_queue_lock(struct wait_queue_head *wq)
 {
+	if (wq->delay)		/* before the lock: a task held here holds nothing of the queue */
+		delay_point(wq->delay);
 	sched_point();
 	pthread_mutex_lock(&wq->lock);
 	preempt_disable();

@@ -22,13 +22,23 @@
 struct wait_queue_head {
 	pthread_mutex_t lock;
 	pthread_cond_t cond;
+	/* Simulation only: a delay point passed before each lock of the queue (waitqueue_delay_point()). */
+	const char *delay;
 };
 
 /* DECLARE_WAIT_QUEUE_HEAD - a queue ready before any task runs, as the kernel declares one. */
 #define DECLARE_WAIT_QUEUE_HEAD(name) \
-	struct wait_queue_head name = { PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER }
+	struct wait_queue_head name = { PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, NULL }
 
 void init_waitqueue_head(struct wait_queue_head *wq);
+/*
+ * waitqueue_delay_point - pass the delay point @name before every lock of
+ * @wq (wait_queue_lock(), which wait_event_desc() and every test of the
+ * queue's condition take).  A window armed here is armed from the kernel
+ * side: a reader that must sleep on the queue reaches it however its
+ * driver's code is written, not only through one given helper.
+ */
+void waitqueue_delay_point(struct wait_queue_head *wq, const char *name);
 void wake_up_all(struct wait_queue_head *wq);
 /*
  * wait_queue_sleep - one sleep, with wq->lock held.  A function of its

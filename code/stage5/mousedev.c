@@ -37,7 +37,6 @@ ssize_t mousedev_wait_show(struct mousedev *m, char *buf, size_t len)
 	bool dead;
 
 	snprintf(what, sizeof(what), "mousedev_wait_show: a click of %s, or its hang-up", m->name);
-	delay_point("mousedev_wait");
 	/* Asleep inside the caller's access: the revoke waits for this, and only a wake ends it. */
 	wait_event_desc(&m->wait, what, m->clicks > 0 || m->dead);
 	wait_queue_lock(&m->wait);

@@ -88,7 +88,9 @@ ssize_t mousedev_copy_out(const char *text, size_t n, char *buf, size_t len, lof
  * until a click (MOUSEDEV_IOC_CLICK) or mousedev_hangup().  The sleep is
  * inside the caller's access, so remove() cannot finish its revoke while
  * the caller sleeps: only the hang-up ends it.  The delay point
- * mousedev_wait sits before the first look.
+ * mousedev_wait is the queue's (probe sets it on @m->wait): every lock of
+ * the queue passes it, this first look included, so a driver that waits
+ * on the queue its own way opens the same window.
  *
  * Context: may sleep, for as long as nobody clicks.  Return: the length of
  * the text, or -ENODEV if the mouse was hung up.

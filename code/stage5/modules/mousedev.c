@@ -39,6 +39,8 @@ static int mousedev_probe(struct device *dev)
 	b->m = devm_kzalloc(dev, sizeof(*b->m), "mousedev");
 	b->m->minor = minor;
 	init_waitqueue_head(&b->m->wait);
+	/* The window a scenario opens before a reader's first look at the mouse: the queue's, not a helper's. */
+	waitqueue_delay_point(&b->m->wait, "mousedev_wait");
 	snprintf(b->m->name, sizeof(b->m->name), "%s", name);
 	b->rp = revocable_provider_alloc(b->m);
 	b->cdev = cdev_alloc();
