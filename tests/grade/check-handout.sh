@@ -43,7 +43,7 @@ make --no-print-directory check-stage1 >"$work/check-stage1.log" 2>&1
 tally=$(grep "^check-stage1: " "$work/check-stage1.log" | tail -n 1)
 case $tally in
 "check-stage1: "*" passed, 0 failed"|*"build failed"*|"") bad "make check-stage1 on the skeleton: '$tally' (log: $work/check-stage1.log)" ;;
-"check-stage1: "*" passed, "*" failed") ok "make check-stage1 on the skeleton builds and runs: $tally" ;;
+"check-stage1: "*" passed, "*" failed") ok "make check-stage1 on the skeleton builds and runs (its tally, ${tally#*: }, not counted here)" ;;
 *) bad "make check-stage1 on the skeleton ends with '$tally', not its tally" ;;
 esac
 make --no-print-directory grade STAGES="1 2" >"$work/grade-skeleton.log" 2>&1
