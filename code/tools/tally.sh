@@ -3,7 +3,8 @@
 #
 # DIR/TARGET.log is what `make TARGET` printed, DIR/TARGET.rc its exit status.
 # A target counts what it reports itself:
-#   - "NAME: N passed, M failed" lines (tests/lib/runtests.sh, and
+#   - "NAME: N passed, M failed" lines at the start of a line, not
+#     quoted by an indented or "ok"/"FAIL" check line (tests/lib/runtests.sh, and
 #     tests/lib/patched.sh: one check per mistake or variant patch), else
 #   - Check's "Checks: N, Failures: F, Errors: E" lines, else
 #   - tests/lib/valgrind.sh's one line per run ("...: ok" or "...: FAIL ..."),
@@ -16,7 +17,8 @@ for t in "$@"; do
 	log=$dir/$t.log
 	rc=$(cat "$dir/$t.rc" 2>/dev/null || echo 1)
 	read -r p f < <(awk '
-		/: [0-9]+ passed, [0-9]+ failed$/ { n = split($0, w, " "); rp += w[n-3]; rf += w[n-1]; r = 1; next }
+		# A tally quoted inside a check line ("  ok ... 9 passed, 17 failed") is that check'"'"'s words, not a count.
+		/: [0-9]+ passed, [0-9]+ failed$/ && !/^[ \t]/ && !/^(ok|FAIL|not ok) / { n = split($0, w, " "); rp += w[n-3]; rf += w[n-1]; r = 1; next }
 		/Checks: [0-9]+, Failures: [0-9]+, Errors: [0-9]+/ {
 			match($0, /Checks: [0-9]+/); c = substr($0, RSTART + 8, RLENGTH - 8)
 			match($0, /Failures: [0-9]+/); x = substr($0, RSTART + 10, RLENGTH - 10)
