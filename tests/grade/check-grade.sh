@@ -366,7 +366,8 @@ else bad "Gradescope, the adversary with the gate: no valid results.json"; fi
 # and ksim): test_stage1 leaves files in every world-writable directory,
 # POSIX and SysV shared memory, a semaphore, a message queue and a daemon,
 # connects to a port a listener here holds on 127.0.0.1 and sends a DNS
-# query to it, and floods one test's output (50 MB); test_explore fills
+# query to it, and floods the output of the test that takes a reference
+# (and of a canary the grader runs with its body: 50 MB); test_explore fills
 # the disk, forks a fork bomb and sleeps forever; test_file_io floods its
 # own output (50 MB).  What each attack saw, it appends to a report file
 # outside the sandbox's reach of the grading (REPORT).  It runs as a user of
@@ -565,17 +566,20 @@ __attribute__((constructor)) static void hx_attack(void)
 	}
 }
 
-/* The first test of test_stage1 that takes a reference floods its own output. */
+/*
+ * Each test of test_stage1 that takes a reference floods its own output, once
+ * (each test is a process of its own): kobject_get_takes_a_reference, and the
+ * canary the grader may run with its body, at a random place, before it.  A
+ * flood in the first such test only would land in that canary one grading in
+ * about 24, whose output no feedback shows (a canary's name is the grader's).
+ */
 void hx_test_flood(void)
 {
-	char path[4096];
-	const char *dir = getenv("KTEST_OUTPUT_DIR");
+	static int flooded;
 
-	if (!hx_is("test_stage1") || !dir)
+	if (!hx_is("test_stage1") || !getenv("KTEST_OUTPUT_DIR") || flooded++)
 		return;
-	snprintf(path, sizeof(path), "%s/../hx-flooded", dir);
-	if (open(path, O_WRONLY | O_CREAT | O_EXCL, 0644) >= 0)
-		hx_flood();
+	hx_flood();
 }
 EOF
 }
