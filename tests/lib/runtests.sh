@@ -135,7 +135,8 @@ suite() {
 	if [ -z "$line" ] || [ "$nrec" = 0 ]; then
 		# No result at all: the suite died before or outside its tests.
 		failed=$((failed + 1))
-		printf '%s\n' "$out" >"$res/out/$s.suite.out"
+		# (at most $cap bytes, its newline included: the grader deletes what a unit left past that)
+		printf '%s\n' "$out" | head -c "$cap" >"$res/out/$s.suite.out"
 		echo "the suite itself failed (exit $rc) before it could report its tests" >"$res/$s.suite.msg"
 		[ ! -e "$res/$s.cap.msg" ] || cat "$res/$s.cap.msg" >>"$res/$s.suite.msg"
 		printf 'check\t%s\t(suite)\tfail\t%s\t%s\t%s\n' "$s" "$t" "$res/$s.suite.msg" "$res/out/$s.suite.out" \
@@ -150,7 +151,7 @@ suite() {
 		o=$res/out/$s.$seq.out
 		# Outputs are matched to tests by the order they ran; if the counts
 		# disagree the match cannot be trusted: keep the suite's whole output.
-		[ "$nout" = "$nrec" ] || { printf '%s\n' "$out" >"$res/out/$s.suite.out"; o=$res/out/$s.suite.out; }
+		[ "$nout" = "$nrec" ] || { printf '%s\n' "$out" | head -c "$cap" >"$res/out/$s.suite.out"; o=$res/out/$s.suite.out; }
 		if [ "${big#* "${o##*/}" }" != "$big" ]; then
 			[ "$st" = fail ] || : >"$res/$s.$seq.msg"
 			st=fail
