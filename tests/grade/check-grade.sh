@@ -377,6 +377,12 @@ sbuid=$((61300 + $$ % 500))
 # A world-writable directory besides the usual ones, where a system keeps such (/var/crash on Ubuntu).
 ww=/var/lib/lifetime-ww-$$
 mkdir -p "$ww" && chmod 1777 "$ww"
+# The attacks' report: world-writable, but not where the sandbox cleans up
+# (not in /tmp, where this checkout may be, and deeper than the four levels
+# it searches for world-writable directories), so that it outlives the
+# grading it reports on and is not taken for a leftover.
+repdir=/var/lib/lifetime-grade-test-$$/attacks/report
+mkdir -p "$repdir" && chmod 1777 "$repdir"
 cat >"$work/listen.py" <<'EOF'
 import select, socket, sys, time
 t = socket.socket(); t.bind(("127.0.0.1", 0)); t.listen(8)
@@ -425,7 +431,7 @@ static char hx_buf[1 << 20];
 static void hx_note(const char *fmt, ...)
 {
 	va_list ap;
-	int fd = open("$root/report/hx.log", O_WRONLY | O_APPEND | O_CREAT, 0666);
+	int fd = open("$repdir/hx.log", O_WRONLY | O_APPEND | O_CREAT, 0666);
 
 	if (fd < 0)
 		return;
@@ -583,14 +589,13 @@ void hx_test_flood(void)
 }
 EOF
 }
-mkdir -p "$root/report" && chmod 1777 "$root/report"
 for mode in ns nons; do
 	layout
 	mkdir -p "$root/submission/stage1"
 	nons= files=8
 	[ "$mode" = ns ] || nons=1 files=2
 	hostile $files | sed 's|^\tTODO("kobject_get",|\thx_test_flood();\n&|' >"$root/submission/stage1/kobject_ref.c"
-	rm -f "$root/report/hx.log"
+	rm -f "$repdir/hx.log"
 	: >"$work/listen.log"
 	pgrep -u "$sbuid" >/dev/null && bad "sandbox ($mode): user $sbuid has processes before the grading"
 	t0=$SECONDS
@@ -598,7 +603,7 @@ for mode in ns nons; do
 	read -r score max < <(gradescope "hostile-$mode" GRADE_UID="$sbuid" GRADE_SANDBOX_NONS="$nons" GRADE_STEP_S=4 GRADE_DISK_MB=48 GRADE_GATE=0)
 	took=$((SECONDS - t0))
 	cp "$root/results/results.json" "$work/gs-hostile-$mode.json" 2>/dev/null
-	rep=$root/report/hx.log
+	rep=$repdir/hx.log
 	log=$work/gs-hostile-$mode.log
 	[ "${score:-x}" = 0 ] && ok "sandbox ($mode): the hostile submission scores 0 of $max, graded in $took s" ||
 		bad "sandbox ($mode): the hostile submission scores '${score:-no results.json}' of ${max:-?}"
@@ -661,6 +666,7 @@ except OSError as e:
 fi
 kill "$listener" 2>/dev/null; wait "$listener" 2>/dev/null
 rmdir "$ww"
+rm -rf "/var/lib/lifetime-grade-test-$$"
 
 # Symbolic links anywhere in a submission are refused, never followed: a
 # folder linked to the course's solutions (make grade SUBMISSION=DIR, inside
