@@ -106,8 +106,9 @@ reap() {
 	for i in $(seq 50); do
 		alive || break
 		# (a fork bomb forks between two rounds: stop them all, then kill)
-		setpriv --reuid="$uid" --regid="$uid" --clear-groups kill -STOP -1 2>/dev/null
-		setpriv --reuid="$uid" --regid="$uid" --clear-groups kill -KILL -1 2>/dev/null
+		# (-- before -1: Debian 13's procps kill takes "-1" after a signal for an option and kills nothing)
+		setpriv --reuid="$uid" --regid="$uid" --clear-groups kill -STOP -- -1 2>/dev/null
+		setpriv --reuid="$uid" --regid="$uid" --clear-groups kill -KILL -- -1 2>/dev/null
 		sleep 0.02
 	done
 	! alive || echo "sandbox.sh: processes of user $uid survive" >&2
